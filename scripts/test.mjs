@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite (unit once; storage and API tests on SQLite and on PostgreSQL),
+// then one plain summary line "N passed, N failed" that CI reads.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const out = path.join(os.tmpdir(), `corridor-vitest-${process.pid}.json`);
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
+const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+
+let passed = 0;
+let failed = 0;
+try {
+  const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+  passed = report.numPassedTests;
+  failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  fs.rmSync(out, { force: true });
+} catch {
+  failed = Math.max(failed, 1);
+}
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exit(run.status === 0 && failed === 0 ? 0 : 1);

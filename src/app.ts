@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { commonErrors } from './common/errors.js';
+import { ErrorSchema } from './common/schemas.js';
+import { allows } from './common/scope.js';
+import type { Container } from './container.js';
+import { errorHandler } from './http/errors.js';
+import { registerMetrics } from './http/metrics.js';
+import type { App } from './http/types.js';
+import { validatorCompiler } from './http/validation.js';
+import { apiModules } from './modules/index.js';
+
+export const API_VERSION = '2025-10-13';
+export const API_PREFIX = `/${API_VERSION}`;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const { $id: _ignored, ...errorResponse } = ErrorSchema as typeof ErrorSchema & { $id?: string };
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The HTTP application over a container. No I/O at import; tests build it in-process. */
+export async function buildApp(container: Container, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: container.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: 'array' } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((_req, reply) => {
+    reply.code(404).send(commonErrors.ROUTE_NOT_FOUND().toBody());
+  });
+  // JSON only: without a text/plain parser such bodies get 415.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  // Every API route declares its permission; POST routes honour Idempotency-Key; every route
+  // documents the error shape.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX)) return;
+    const config = (route.config ?? {}) as { permission?: string; idempotency?: 'transaction' | 'record' };
+    if (!config.permission) throw new Error(`route ${route.method} ${route.url} declares no permission`);
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    if (config.permission !== 'PUBLIC') schema.security = [{ basicAuth: [] }];
+    const response = (schema.response ??= {}) as Record<string, unknown>;
+    response['4xx'] ??= errorResponse;
+    response['5xx'] ??= errorResponse;
+    if (route.method === 'POST') route.handler = container.idempotency.wrap(route.handler as never, config.idempotency) as never;
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const config = req.routeOptions.config;
+    if (!req.routeOptions.url?.startsWith(API_PREFIX) || config.permission === 'PUBLIC' || !config.permission) return;
+    const auth = await container.authenticator.authenticate(req.headers.authorization);
+    if (!auth) throw commonErrors.UNAUTHORIZED();
+    if (!allows(auth.permissions, config.permission)) {
+      throw commonErrors.FORBIDDEN({ requiredPermission: config.permission, tokenPermissions: auth.permissions });
+    }
+    if (config.sandboxOnly && auth.environment !== 'SANDBOX') {
+      throw commonErrors.FORBIDDEN({ reason: 'sandbox endpoints need a SANDBOX token' }, 'This endpoint exists only in the sandbox');
+    }
+    req.auth = auth;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Corridor payments API',
+        version: API_VERSION,
+        description: 'Cross-currency payments: customers, accounts, quotes, transfers and webhooks. Authenticate with HTTP Basic `clientId:clientSecret`.',
+      },
+      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } as object }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } as object }, async (_req, reply) => {
+    try {
+      await container.db.executor().selectFrom('system_settings').select('key').limit(1).execute();
+      return { status: 'ready' };
+    } catch {
+      reply.code(503);
+      return commonErrors.SERVICE_UNAVAILABLE().toBody();
+    }
+  });
+  registerMetrics(app);
+
+  await app.register(
+    async (api) => {
+      for (const mount of apiModules) mount(api as App, container);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}
+

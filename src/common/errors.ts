@@ -1,0 +1,80 @@
+/**
+ * The error shape of every response (D2): `{status, code, message, details?}`. Each module
+ * declares its codes with defineErrors(); the registry is the catalogue docs/errors.md lists.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { status: this.status, code: this.code, message: this.message }
+      : { status: this.status, code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export interface ErrorBody {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface ErrorDefinition {
+  status: number;
+  message: string;
+}
+
+/** Every code declared anywhere, for the catalogue. */
+export const errorCatalogue = new Map<string, ErrorDefinition>();
+
+type Factories<T> = { [K in keyof T]: (details?: Record<string, unknown>, message?: string) => ApiError };
+
+export function defineErrors<T extends Record<string, ErrorDefinition>>(defs: T): Factories<T> {
+  const out = {} as Record<string, (details?: Record<string, unknown>, message?: string) => ApiError>;
+  for (const [code, def] of Object.entries(defs)) {
+    const known = errorCatalogue.get(code);
+    if (known && known.status !== def.status) throw new Error(`error code ${code} declared twice with different statuses`);
+    errorCatalogue.set(code, def);
+    out[code] = (details, message) => new ApiError(def.status, code, message ?? def.message, details);
+  }
+  return out as Factories<T>;
+}
+
+/** A field-level problem of a request, as listed in INVALID_INPUT details. */
+export interface FieldProblem {
+  field: string;
+  in: 'body' | 'query' | 'path' | 'header';
+  message: string;
+}
+
+export const commonErrors = defineErrors({
+  INVALID_INPUT: { status: 400, message: 'The request is invalid; see details.fields' },
+  UNAUTHORIZED: { status: 401, message: 'Missing or invalid credentials' },
+  FORBIDDEN: { status: 403, message: 'This token is not allowed to do that' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such route' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this route' },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send request bodies as application/json' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different request' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time in Retry-After' },
+  INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side; the request had no effect unless its effect is visible' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready; retry shortly' },
+});
+
+/** A 400 INVALID_INPUT naming the fields. */
+export function invalidInput(fields: FieldProblem[], message?: string): ApiError {
+  return commonErrors.INVALID_INPUT({ fields }, message);
+}
+
+/** A 400 INVALID_INPUT for one body field. */
+export function invalidField(field: string, message: string): ApiError {
+  return invalidInput([{ field, in: 'body', message }], `${field}: ${message}`);
+}

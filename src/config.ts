@@ -1,0 +1,74 @@
+import path from 'node:path';
+
+/** Every setting of the service, read from the environment once. With nothing set, an embedded sandbox runs. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** postgres://… to run on PostgreSQL; unset means the embedded SQLite database in dataDir. */
+  databaseUrl?: string;
+  /** SQLite durability: FULL (default) fsyncs every commit; NORMAL trades the last commits on power loss for speed. */
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  logLevel: string;
+  /** Divides every sandbox delay (D9), so tests can run the 30 s and 6 min patterns in moments. */
+  sandboxTimeScale: number;
+  bootstrapClientId?: string;
+  bootstrapClientSecret?: string;
+  /** How long a verified credential is trusted without asking the database again. */
+  authCacheTtlMs: number;
+  bodyLimitBytes: number;
+  /** Base domain under which each platform's default UMA domain is made. */
+  umaBaseDomain: string;
+  /** Address printed at start (for the docs link). */
+  publicUrl: string;
+  /** Run background workers in this process (webhook delivery, expiries, sandbox timers). */
+  workers: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const host = env.HOST || '127.0.0.1';
+  const port = integer(env, 'PORT', 8080, 0, 65535, problems);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  const sync = (env.SQLITE_SYNCHRONOUS || 'FULL').toUpperCase();
+  if (sync !== 'FULL' && sync !== 'NORMAL') problems.push('SQLITE_SYNCHRONOUS must be FULL or NORMAL');
+  const scale = env.SANDBOX_TIME_SCALE ? Number(env.SANDBOX_TIME_SCALE) : 1;
+  if (!(scale >= 1 && scale <= 1_000_000)) problems.push('SANDBOX_TIME_SCALE must be a number from 1 to 1000000');
+  const id = env.CORRIDOR_BOOTSTRAP_CLIENT_ID || undefined;
+  const secret = env.CORRIDOR_BOOTSTRAP_CLIENT_SECRET || undefined;
+  if ((id === undefined) !== (secret === undefined)) problems.push('set both CORRIDOR_BOOTSTRAP_CLIENT_ID and CORRIDOR_BOOTSTRAP_CLIENT_SECRET, or neither');
+  if (id !== undefined && !/^[A-Za-z0-9_.-]{8,128}$/.test(id)) problems.push('CORRIDOR_BOOTSTRAP_CLIENT_ID must be 8-128 characters of A-Z a-z 0-9 _ . -');
+  if (secret !== undefined && secret.length < 24) problems.push('CORRIDOR_BOOTSTRAP_CLIENT_SECRET must be at least 24 characters');
+  const config: Config = {
+    host,
+    port,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl,
+    sqliteSynchronous: sync as Config['sqliteSynchronous'],
+    logLevel: env.LOG_LEVEL || 'info',
+    sandboxTimeScale: scale,
+    bootstrapClientId: id,
+    bootstrapClientSecret: secret,
+    authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60_000, problems),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
+    umaBaseDomain: env.UMA_BASE_DOMAIN || 'uma.localhost',
+    publicUrl: env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    workers: env.WORKERS !== 'false',
+  };
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}

@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import type { Database, Executor } from './database.js';
+import type { JobsTable } from './schema.js';
+import { toNumber } from './values.js';
+
+export interface Job {
+  id: string;
+  kind: string;
+  subject: string | null;
+  payload: unknown;
+  attempts: number;
+  runAt: string;
+}
+
+export interface NewJob {
+  kind: string;
+  /** Jobs of one subject run one at a time, in the order they were enqueued. */
+  subject?: string;
+  payload?: unknown;
+  runAt?: Date;
+}
+
+function toJob(row: JobsTable): Job {
+  return { id: row.id, kind: row.kind, subject: row.subject, payload: JSON.parse(row.payload), attempts: toNumber(row.attempts), runAt: row.run_at };
+}
+
+/**
+ * Durable jobs (rule 5): timed and retried work lives in the jobs table, written in the same
+ * transaction as the change that needs it, so a restart loses nothing. Claiming takes a lease:
+ * on PostgreSQL with FOR UPDATE SKIP LOCKED so each job runs on one node; on SQLite the write
+ * transaction (BEGIN IMMEDIATE) serialises claims. A node that dies mid-job loses its lease and
+ * another node picks the job up again — handlers are written to be safe to run twice.
+ */
+export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: string; onEnqueue?: () => void }) {
+  const { db, clock } = deps;
+
+  return {
+    /** Adds a job inside the caller's transaction. */
+    async enqueue(ex: Executor, job: NewJob): Promise<string> {
+      const now = clock.now();
+      const id = newId('Job');
+      await ex
+        .insertInto('jobs')
+        .values({
+          id,
+          kind: job.kind,
+          subject: job.subject ?? null,
+          payload: JSON.stringify(job.payload ?? {}),
+          run_at: (job.runAt ?? now).toISOString(),
+          attempts: 0,
+          locked_until: null,
+          locked_by: null,
+          last_error: null,
+          created_at: now.toISOString(),
+        })
+        .execute();
+      deps.onEnqueue?.();
+      return id;
+    },
+
+    /** Leases the next due job of these kinds, or undefined when none is due. */
+    async claimNext(kinds: readonly string[], leaseMs: number): Promise<Job | undefined> {
+      if (kinds.length === 0) return undefined;
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+      return db.tx(async (trx) => {
+        let pick = trx
+          .selectFrom('jobs as j')
+          .select('j.id')
+          .where('j.kind', 'in', kinds as string[])
+          .where('j.run_at', '<=', nowIso)
+          .where((eb) => eb.or([eb('j.locked_until', 'is', null), eb('j.locked_until', '<', nowIso)]))
+          .where((eb) =>
+            eb.or([
+              eb('j.subject', 'is', null),
+              eb.not(eb.exists(eb.selectFrom('jobs as earlier').select(sql`1`.as('x')).whereRef('earlier.subject', '=', 'j.subject').whereRef('earlier.id', '<', 'j.id'))),
+            ]),
+          )
+          .orderBy('j.run_at')
+          .limit(1);
+        if (db.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+        const picked = await pick.executeTakeFirst();
+        if (!picked) return undefined;
+        const row = await trx
+          .updateTable('jobs')
+          .set((eb) => ({ locked_until: leaseUntil, locked_by: deps.nodeId, attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', picked.id)
+          .returningAll()
+          .executeTakeFirst();
+        return row ? toJob(row) : undefined;
+      });
+    },
+
+    /** Finishes a job (it is removed). Runs in the caller's transaction when there is one. */
+    async complete(job: Job): Promise<void> {
+      await db.tx((trx) => trx.deleteFrom('jobs').where('id', '=', job.id).execute());
+    },
+
+    /** Puts a job back to run at runAt, releasing the lease. */
+    async retry(job: Job, runAt: Date, error: string): Promise<void> {
+      await db.tx((trx) =>
+        trx.updateTable('jobs').set({ run_at: runAt.toISOString(), locked_until: null, locked_by: null, last_error: error.slice(0, 1000) }).where('id', '=', job.id).execute(),
+      );
+    },
+
+    /** The earliest run_at among pending jobs of these kinds (for sleeping until then). */
+    async nextDue(kinds: readonly string[]): Promise<Date | undefined> {
+      const r = await db.executor().selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('t')).where('kind', 'in', kinds as string[]).executeTakeFirst();
+      return r?.t ? new Date(r.t as string) : undefined;
+    },
+  };
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;

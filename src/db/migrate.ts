@@ -1,0 +1,19 @@
+import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
+import type { Database } from './database.js';
+import { migrations } from './migrations/index.js';
+
+/** Brings the schema up to date. Safe to run from several processes at once (Kysely locks). */
+export async function migrate(database: Database): Promise<string[]> {
+  const dialect = database.dialect;
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, m]) => [name, { up: (db: Kysely<any>) => m.up(db, dialect) }]),
+      );
+    },
+  };
+  const migrator = new Migrator({ db: database.executor() as Kysely<any>, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,32 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, commonErrors, invalidInput } from '../common/errors.js';
+import { fieldProblems } from './validation.js';
+
+/** Every failure leaves as the D2 error body. A thrown non-ApiError is a bug: 500, logged. */
+export function toApiError(err: FastifyError | ApiError | Error): ApiError {
+  if (err instanceof ApiError) return err;
+  const fe = err as FastifyError;
+  if (fe.validation) return invalidInput(fieldProblems(fe.validation as never, fe.validationContext));
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return commonErrors.UNSUPPORTED_MEDIA_TYPE();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return commonErrors.PAYLOAD_TOO_LARGE();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidInput([{ field: '(body)', in: 'body', message: 'is empty; send a JSON object' }]);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalidInput([{ field: 'Content-Length', in: 'header', message: 'does not match the body' }]);
+  }
+  if (fe.statusCode === 400) {
+    // JSON syntax errors and prototype-poisoning attempts land here.
+    return invalidInput([{ field: '(body)', in: 'body', message: 'is not valid JSON' }]);
+  }
+  if (fe.statusCode === 429) return commonErrors.RATE_LIMITED();
+  return commonErrors.INTERNAL_ERROR();
+}
+
+export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) req.log.error({ err }, 'request failed');
+  reply.code(apiError.status).send(apiError.toBody());
+}

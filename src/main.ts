@@ -1,0 +1,63 @@
+import { buildApp, API_PREFIX } from './app.js';
+import { bootstrap } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createContainer } from './container.js';
+import { startWorkers } from './workers/index.js';
+
+/** config → database → migrations → bootstrap → HTTP server + workers; graceful shutdown. */
+async function main() {
+  const config = loadConfig();
+  const container = await createContainer(config);
+  const credentials = await bootstrap(container);
+  const app = await buildApp(container, {
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.clientSecret', '*.privateKeyPem'], censor: '[redacted]' },
+    },
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const workers = config.workers ? startWorkers(container, app.log) : undefined;
+
+  const base = `${config.publicUrl}${API_PREFIX}`;
+  const lines = [
+    '',
+    `Corridor is running at ${base}`,
+    `  API docs:  ${config.publicUrl}/docs   (OpenAPI: ${config.publicUrl}/openapi.json)`,
+    `  Database:  ${container.db.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'}`,
+  ];
+  if (credentials) {
+    lines.push(
+      '',
+      'First start: created a platform and a SANDBOX token with every permission.',
+      `  platformId:   ${credentials.platformId}`,
+      `  clientId:     ${credentials.clientId}`,
+      `  clientSecret: ${credentials.clientSecret}`,
+      `  (also saved to ${config.dataDir}/credentials.json, readable only by you; the secret is not shown again)`,
+      '',
+      `  curl -u '${credentials.clientId}:${credentials.clientSecret}' ${base}/customers`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await workers?.stop();
+    await container.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Corridor failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  }
+  process.exit(1);
+});

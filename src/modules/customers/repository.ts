@@ -1,0 +1,62 @@
+import type { Executor } from '../../db/database.js';
+import type { CustomersTable } from '../../db/schema.js';
+import type { Scope } from '../../common/scope.js';
+
+export type CustomerRow = CustomersTable;
+
+export interface CustomerFilters {
+  platformCustomerId?: string;
+  customerType?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  region?: string;
+  currency?: string;
+  umaAddress?: string;
+  includeDeleted?: boolean;
+}
+
+/** Currencies are stored as `,USD,EUR,` so "has currency X" is one LIKE on both dialects. */
+export function encodeCurrencies(codes: readonly string[]): string {
+  return `,${codes.join(',')},`;
+}
+
+export function decodeCurrencies(text: string): string[] {
+  return text.split(',').filter(Boolean);
+}
+
+export const customerRepository = {
+  insert(db: Executor, row: CustomerRow) {
+    return db.insertInto('customers').values(row).execute();
+  },
+
+  find(db: Executor, scope: Scope, id: string) {
+    return db
+      .selectFrom('customers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('platform_id', '=', scope.platformId)
+      .where('environment', '=', scope.environment)
+      .executeTakeFirst();
+  },
+
+  update(db: Executor, id: string, changes: Partial<CustomerRow>) {
+    return db.updateTable('customers').set(changes).where('id', '=', id).execute();
+  },
+
+  filtered(db: Executor, scope: Scope, f: CustomerFilters) {
+    let q = db.selectFrom('customers').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment);
+    if (!f.includeDeleted) q = q.where('is_deleted', '=', 0);
+    if (f.platformCustomerId !== undefined) q = q.where('platform_customer_id', '=', f.platformCustomerId);
+    if (f.customerType) q = q.where('customer_type', '=', f.customerType);
+    if (f.createdAfter) q = q.where('created_at', '>=', f.createdAfter);
+    if (f.createdBefore) q = q.where('created_at', '<=', f.createdBefore);
+    if (f.updatedAfter) q = q.where('updated_at', '>=', f.updatedAfter);
+    if (f.updatedBefore) q = q.where('updated_at', '<=', f.updatedBefore);
+    if (f.region) q = q.where('region', '=', f.region);
+    if (f.currency) q = q.where('currencies', 'like', `%,${f.currency},%`);
+    if (f.umaAddress !== undefined) q = q.where('uma_address', '=', f.umaAddress.toLowerCase());
+    return q;
+  },
+};

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { currency, currencyOfCountry } from '../../common/currencies.js';
+import { invalidField } from '../../common/errors.js';
+import type { Environment } from '../../common/scope.js';
+import { customerErrors } from './errors.js';
+
+/**
+ * Each domestic currency (one paid out only on its own country's rails) needs a customer
+ * onboarded in that country, so a customer holds at most one of them, next to any of the
+ * majors (USD, EUR, GBP, CAD) and crypto.
+ */
+export function checkCurrencyCombination(codes: readonly string[]): void {
+  const domestic = codes.filter((c) => currency(c).domestic);
+  if (domestic.length > 1) {
+    throw customerErrors.CURRENCY_COMBINATION_NOT_ALLOWED({
+      field: 'currencies',
+      conflicting: domestic,
+      reason: `${domestic.join(', ')} are each paid out on domestic rails only; create one customer per domestic currency`,
+    });
+  }
+}
+
+/** Without an explicit list: the currency of the customer's region when supported, else USD. */
+export function defaultCurrencies(region: string | null): string[] {
+  return [(region && currencyOfCountry(region)) || 'USD'];
+}
+
+/** Sandbox KYC is simulated and instant for individuals; businesses wait for a beneficial owner. */
+export function initialKycStatus(environment: Environment, customerType: string): string {
+  if (environment === 'PRODUCTION') return 'UNVERIFIED';
+  return customerType === 'INDIVIDUAL' ? 'APPROVED' : 'PENDING';
+}
+
+/** Lower-cases a given UMA address and checks it lives on the platform's UMA domain. */
+export function normaliseUmaAddress(address: string, platformDomain: string): string {
+  const lower = address.toLowerCase();
+  const domain = lower.slice(lower.indexOf('@') + 1);
+  if (domain !== platformDomain.toLowerCase()) throw invalidField('umaAddress', `must be on this platform's UMA domain: $<name>@${platformDomain}`);
+  return lower;
+}
+
+/** A fresh UMA address: a readable part from the name plus random characters, so it is unguessable. */
+export function generateUmaAddress(name: string | null | undefined, platformDomain: string): string {
+  const slug = (name ?? '')
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '.')
+    .replace(/^\.+|\.+$/g, '')
+    .slice(0, 24);
+  const random = randomBytes(5).toString('hex');
+  return `$${slug ? `${slug}.` : ''}${random}@${platformDomain.toLowerCase()}`;
+}
+
+/** A birth date must be a real day in the past, and a human age. */
+export function checkBirthDate(value: string | undefined, today: Date): void {
+  if (value === undefined) return;
+  const d = new Date(`${value}T00:00:00Z`);
+  if (d.getTime() > today.getTime()) throw invalidField('birthDate', 'must not be in the future');
+  if (today.getUTCFullYear() - d.getUTCFullYear() > 150) throw invalidField('birthDate', 'must be within the last 150 years');
+}

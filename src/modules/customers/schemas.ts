@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox';
+import { idPattern } from '../../common/ids.js';
+import { PageQuery, PageSchema } from '../../common/pagination.js';
+import { AddressInput, AddressSchema, CountryCode, CurrencyCode, DateOnly, DateTime, Text, TimeRangeQuery } from '../../common/schemas.js';
+
+export const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;
+export const KYC_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+
+export const UMA_ADDRESS_PATTERN = '^\\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9.-]{1,253}(:[0-9]{1,5})?$';
+
+const BusinessInfoInput = Type.Object(
+  {
+    legalName: Text(200),
+    tradingName: Type.Optional(Text(200)),
+    registrationNumber: Type.Optional(Text(64)),
+    taxId: Type.Optional(Text(64)),
+    incorporationCountry: Type.Optional(CountryCode),
+    incorporationDate: Type.Optional(DateOnly),
+    address: Type.Optional(AddressInput),
+    website: Type.Optional(Type.String({ format: 'uri', maxLength: 255 })),
+  },
+  { additionalProperties: false, description: 'Company data of a BUSINESS customer' },
+);
+
+const BusinessInfoSchema = Type.Object({
+  legalName: Type.String(),
+  tradingName: Type.Optional(Type.String()),
+  registrationNumber: Type.Optional(Type.String()),
+  taxId: Type.Optional(Type.String()),
+  incorporationCountry: Type.Optional(Type.String()),
+  incorporationDate: Type.Optional(Type.String()),
+  address: Type.Optional(AddressSchema),
+  website: Type.Optional(Type.String()),
+});
+
+const Currencies = Type.Array(CurrencyCode, { maxItems: 20, uniqueItems: true, description: 'Enabled currencies' });
+const UmaAddress = Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: '$user@domain; the domain must be the platform\'s UMA domain', examples: ['$alice@acme.uma.localhost'] });
+
+export const CustomerCreateBody = Type.Object(
+  {
+    platformCustomerId: Text(128, { description: "The platform's own id for this customer; unique per platform and environment" }),
+    customerType: Type.Enum(CUSTOMER_TYPES),
+    fullName: Type.Optional(Text(200)),
+    birthDate: Type.Optional(DateOnly),
+    nationality: Type.Optional(CountryCode),
+    address: Type.Optional(AddressInput),
+    region: Type.Optional(CountryCode),
+    currencies: Type.Optional(Currencies),
+    umaAddress: Type.Optional(UmaAddress),
+    businessInfo: Type.Optional(BusinessInfoInput),
+  },
+  { additionalProperties: false },
+);
+export type CustomerCreate = Static<typeof CustomerCreateBody>;
+
+export const CustomerPatchBody = Type.Object(
+  {
+    customerType: Type.Enum(CUSTOMER_TYPES),
+    currencies: Type.Optional(Currencies),
+    umaAddress: Type.Optional(UmaAddress),
+    kycStatus: Type.Optional(Type.Enum(KYC_STATUSES)),
+    fullName: Type.Optional(Text(200)),
+    birthDate: Type.Optional(DateOnly),
+    nationality: Type.Optional(CountryCode),
+    address: Type.Optional(AddressInput),
+    region: Type.Optional(CountryCode),
+    businessInfo: Type.Optional(BusinessInfoInput),
+  },
+  { additionalProperties: false },
+);
+export type CustomerPatch = Static<typeof CustomerPatchBody>;
+
+export const CustomerSchema = Type.Object({
+  id: Type.String({ examples: ['Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
+  platformCustomerId: Type.String(),
+  customerType: Type.Enum(CUSTOMER_TYPES),
+  umaAddress: Type.String(),
+  region: Type.Union([Type.String(), Type.Null()]),
+  currencies: Type.Array(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  isDeleted: Type.Boolean(),
+  kycStatus: Type.Enum(KYC_STATUSES),
+  fullName: Type.Union([Type.String(), Type.Null()]),
+  birthDate: Type.Union([Type.String(), Type.Null()]),
+  nationality: Type.Union([Type.String(), Type.Null()]),
+  address: Type.Union([AddressSchema, Type.Null()]),
+  businessInfo: Type.Optional(BusinessInfoSchema),
+});
+
+export const CustomerIdParams = Type.Object({ customerId: Type.String({ pattern: idPattern('Customer'), description: 'Customer:<id>' }) });
+
+export const CustomerListQuery = Type.Object(
+  {
+    platformCustomerId: Type.Optional(Text(128)),
+    customerType: Type.Optional(Type.Enum(CUSTOMER_TYPES)),
+    ...TimeRangeQuery,
+    region: Type.Optional(CountryCode),
+    currency: Type.Optional(CurrencyCode),
+    umaAddress: Type.Optional(Type.String({ maxLength: 320 })),
+    includeDeleted: Type.Optional(Type.Boolean({ default: false })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type CustomerListFilters = Static<typeof CustomerListQuery>;
+
+export const CustomerPage = PageSchema(CustomerSchema);

@@ -1,0 +1,143 @@
+import type { Clock } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { paginate, type Cursors, type PageRequest } from '../../common/pagination.js';
+import type { Scope } from '../../common/scope.js';
+import type { Database, Executor } from '../../db/database.js';
+import { fromDbBool, isUniqueViolation, toDbBool, toNumber } from '../../db/values.js';
+import { platformConfig } from '../platforms/service.js';
+import { customerErrors } from './errors.js';
+import { customerRepository, encodeCurrencies, type CustomerFilters, type CustomerRow } from './repository.js';
+import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUmaAddress, initialKycStatus, normaliseUmaAddress } from './rules.js';
+import type { CustomerCreate, CustomerPatch } from './schemas.js';
+import { customerView } from './view.js';
+import { invalidField } from '../../common/errors.js';
+
+export interface CustomerServiceDeps {
+  db: Database;
+  clock: Clock;
+  cursors: Cursors;
+}
+
+/** Maps unique-key violations of the customers table to their API errors. */
+function conflictError(e: unknown): never {
+  if (isUniqueViolation(e)) {
+    const text = String((e as Error).message);
+    if (/uma_address/.test(text)) throw customerErrors.UMA_ADDRESS_EXISTS();
+    throw customerErrors.PLATFORM_CUSTOMER_ID_EXISTS();
+  }
+  throw e;
+}
+
+export function createCustomerService(deps: CustomerServiceDeps) {
+  const { db, clock } = deps;
+
+  /** The live customer row, or 404 / 410. Other services use it to check a customer they are given. */
+  async function getLive(ex: Executor, scope: Scope, id: string): Promise<CustomerRow> {
+    const row = await customerRepository.find(ex, scope, id);
+    if (!row) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId: id });
+    if (fromDbBool(row.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: id });
+    return row;
+  }
+
+  function checkTypeFields(type: string, input: { fullName?: string; businessInfo?: unknown }, existing?: CustomerRow) {
+    if (type === 'INDIVIDUAL' && input.businessInfo !== undefined) throw invalidField('businessInfo', 'is only for BUSINESS customers');
+    if (type === 'INDIVIDUAL' && input.fullName === undefined && !existing?.full_name) throw invalidField('fullName', 'is required for INDIVIDUAL customers');
+    if (type === 'BUSINESS' && input.businessInfo === undefined && !existing?.business_info) throw invalidField('businessInfo', 'is required for BUSINESS customers (at least legalName)');
+  }
+
+  return {
+    getLive,
+
+    async create(scope: Scope, input: CustomerCreate) {
+      checkTypeFields(input.customerType, input);
+      checkBirthDate(input.birthDate, clock.now());
+      const region = input.region ?? input.address?.country ?? input.nationality ?? null;
+      const currencies = input.currencies ?? defaultCurrencies(region);
+      checkCurrencyCombination(currencies);
+      const now = clock.now().toISOString();
+      return db.tx(async (trx) => {
+        const config = await platformConfig(trx, scope);
+        const umaAddress = input.umaAddress
+          ? normaliseUmaAddress(input.umaAddress, config.uma_domain)
+          : generateUmaAddress(input.fullName ?? input.businessInfo?.legalName, config.uma_domain);
+        const row: CustomerRow = {
+          id: newId('Customer'),
+          platform_id: scope.platformId,
+          environment: scope.environment,
+          platform_customer_id: input.platformCustomerId,
+          customer_type: input.customerType,
+          uma_address: umaAddress,
+          region,
+          currencies: encodeCurrencies(currencies),
+          kyc_status: initialKycStatus(scope.environment, input.customerType),
+          full_name: input.fullName ?? null,
+          birth_date: input.birthDate ?? null,
+          nationality: input.nationality ?? null,
+          address: input.address ? JSON.stringify(input.address) : null,
+          business_info: input.businessInfo ? JSON.stringify(input.businessInfo) : null,
+          is_deleted: toDbBool(false),
+          deleted_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await customerRepository.insert(trx, row).catch(conflictError);
+        return customerView(row);
+      });
+    },
+
+    async get(scope: Scope, id: string) {
+      return customerView(await getLive(db.executor(), scope, id));
+    },
+
+    async update(scope: Scope, id: string, patch: CustomerPatch) {
+      checkBirthDate(patch.birthDate, clock.now());
+      if (patch.currencies) checkCurrencyCombination(patch.currencies);
+      return db.tx(async (trx) => {
+        const row = await getLive(trx, scope, id);
+        if (patch.customerType !== row.customer_type) throw invalidField('customerType', `cannot change; this customer is ${row.customer_type}`);
+        checkTypeFields(row.customer_type, patch, row);
+        const changes: Partial<CustomerRow> = { updated_at: clock.now().toISOString() };
+        if (patch.currencies) changes.currencies = encodeCurrencies(patch.currencies);
+        if (patch.umaAddress) changes.uma_address = normaliseUmaAddress(patch.umaAddress, (await platformConfig(trx, scope)).uma_domain);
+        if (patch.kycStatus) changes.kyc_status = patch.kycStatus;
+        if (patch.fullName !== undefined) changes.full_name = patch.fullName;
+        if (patch.birthDate !== undefined) changes.birth_date = patch.birthDate;
+        if (patch.nationality !== undefined) changes.nationality = patch.nationality;
+        if (patch.address !== undefined) changes.address = JSON.stringify(patch.address);
+        if (patch.region !== undefined) changes.region = patch.region;
+        if (patch.businessInfo !== undefined) changes.business_info = JSON.stringify(patch.businessInfo);
+        await customerRepository.update(trx, id, changes).catch(conflictError);
+        return customerView({ ...row, ...changes });
+      });
+    },
+
+    /** Soft delete: the customer stays for the record, hidden from lists, and answers 410 afterwards. */
+    async remove(scope: Scope, id: string) {
+      return db.tx(async (trx) => {
+        const row = await getLive(trx, scope, id);
+        const now = clock.now().toISOString();
+        const changes = { is_deleted: toDbBool(true), deleted_at: now, updated_at: now };
+        await customerRepository.update(trx, id, changes);
+        return customerView({ ...row, ...changes });
+      });
+    },
+
+    async list(scope: Scope, filters: CustomerFilters, page: PageRequest) {
+      const ex = db.executor();
+      return paginate({
+        cursors: deps.cursors,
+        request: page,
+        scope: `customers|${scope.platformId}|${scope.environment}|${JSON.stringify(filters)}`,
+        fetch: (after, n) => {
+          let q = customerRepository.filtered(ex, scope, filters).selectAll();
+          if (after) q = q.where('id', '<', after);
+          return q.orderBy('id', 'desc').limit(n).execute();
+        },
+        count: async () => toNumber((await customerRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        view: customerView,
+      });
+    },
+  };
+}
+
+export type CustomerService = ReturnType<typeof createCustomerService>;

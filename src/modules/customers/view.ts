@@ -1,0 +1,27 @@
+import type { Address } from '../../common/schemas.js';
+import { fromDbBool, jsonOrNull } from '../../db/values.js';
+import { decodeCurrencies, type CustomerRow } from './repository.js';
+
+/** Customer row → API Customer. Every field of the spec is present; unknown values are null. */
+export function customerView(row: CustomerRow) {
+  const businessInfo = jsonOrNull<Record<string, unknown>>(row.business_info);
+  return {
+    id: row.id,
+    platformCustomerId: row.platform_customer_id,
+    customerType: row.customer_type as 'INDIVIDUAL' | 'BUSINESS',
+    umaAddress: row.uma_address,
+    region: row.region,
+    currencies: decodeCurrencies(row.currencies),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    isDeleted: fromDbBool(row.is_deleted),
+    kycStatus: row.kyc_status as 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED',
+    fullName: row.full_name,
+    birthDate: row.birth_date,
+    nationality: row.nationality,
+    address: jsonOrNull<Address>(row.address),
+    ...(businessInfo ? { businessInfo: businessInfo as { legalName: string } } : {}),
+  };
+}
+
+export type Customer = ReturnType<typeof customerView>;

@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import { idPattern } from '../../common/ids.js';
+import { PageQuery, PageSchema } from '../../common/pagination.js';
+import { DateTime, Text, TimeRangeQuery, isoOrUndefined } from '../../common/schemas.js';
+import { PERMISSIONS } from '../../common/scope.js';
+import type { Container } from '../../container.js';
+import type { App } from '../../http/types.js';
+
+const TokenSchema = Type.Object({
+  id: Type.String({ examples: ['Token:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
+  name: Type.String(),
+  permissions: Type.Array(Type.Enum(PERMISSIONS)),
+  environment: Type.Enum(['SANDBOX', 'PRODUCTION']),
+  clientId: Type.String(),
+  clientSecret: Type.Optional(Type.String({ description: 'Returned once, when the token is created' })),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+const TokenCreateBody = Type.Object(
+  {
+    name: Text(100),
+    permissions: Type.Array(Type.Enum(PERMISSIONS), { minItems: 1, maxItems: 3, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+
+const TokenListQuery = Type.Object({ name: Type.Optional(Text(100)), ...TimeRangeQuery, ...PageQuery }, { additionalProperties: false });
+const TokenIdParams = Type.Object({ tokenId: Type.String({ pattern: idPattern('Token') }) });
+
+export function tokenRoutes(app: App, { services }: Container) {
+  const tokens = services.tokens;
+  const tags = ['Tokens'];
+
+  app.post('/tokens', {
+    config: { permission: 'MANAGE' },
+    schema: { tags, summary: "Create an API token in the caller's environment; the secret is shown once", body: TokenCreateBody, response: { 201: TokenSchema } },
+  }, async (req, reply) => {
+    reply.code(201);
+    return tokens.create(req.auth, req.body);
+  });
+
+  app.get('/tokens', {
+    config: { permission: 'MANAGE' },
+    schema: { tags, summary: 'List active API tokens', querystring: TokenListQuery, response: { 200: PageSchema(TokenSchema) } },
+  }, async (req) => {
+    const q = req.query;
+    return tokens.list(
+      req.auth,
+      { name: q.name, createdAfter: isoOrUndefined(q.createdAfter), createdBefore: isoOrUndefined(q.createdBefore), updatedAfter: isoOrUndefined(q.updatedAfter), updatedBefore: isoOrUndefined(q.updatedBefore) },
+      { limit: q.limit, cursor: q.cursor },
+    );
+  });
+
+  app.get('/tokens/:tokenId', {
+    config: { permission: 'MANAGE' },
+    schema: { tags, summary: 'Retrieve an API token (without its secret)', params: TokenIdParams, response: { 200: TokenSchema } },
+  }, async (req) => tokens.get(req.auth, req.params.tokenId));
+
+  app.delete('/tokens/:tokenId', {
+    config: { permission: 'MANAGE' },
+    schema: { tags, summary: 'Revoke an API token; it stops working at once', params: TokenIdParams, response: { 200: TokenSchema } },
+  }, async (req) => tokens.revoke(req.auth, req.params.tokenId));
+}

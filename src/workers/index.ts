@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Container } from '../container.js';
+import { startWorker, type Worker } from './loop.js';
+
+/**
+ * Background work of this node. Each entry is a loop over one kind of due work; with several
+ * nodes every node runs them and the database hands each unit to one of them.
+ */
+export function startWorkers(container: Container, log: FastifyBaseLogger) {
+  const workers: Worker[] = [
+    startWorker({
+      name: 'idempotency-sweeper',
+      idleMs: 60 * 60 * 1000,
+      onError: (err) => log.error({ err }, 'idempotency sweeper failed'),
+      processNext: async () => {
+        // Keys are kept 24 h (D5); remove expired ones in small batches.
+        const now = container.clock.now().toISOString();
+        const expired = await container.db
+          .executor()
+          .selectFrom('idempotency_keys')
+          .select(['platform_id', 'environment', 'route', 'idempotency_key'])
+          .where('expires_at', '<', now)
+          .limit(500)
+          .execute();
+        if (expired.length === 0) return false;
+        await container.db.tx(async (trx) => {
+          for (const k of expired) {
+            await trx.deleteFrom('idempotency_keys').where('platform_id', '=', k.platform_id).where('environment', '=', k.environment).where('route', '=', k.route).where('idempotency_key', '=', k.idempotency_key).execute();
+          }
+        });
+        return expired.length === 500;
+      },
+    }),
+  ];
+  return {
+    async stop() {
+      await Promise.all(workers.map((w) => w.stop()));
+    },
+  };
+}
