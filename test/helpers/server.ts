@@ -1,0 +1,93 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { dialect, PG_URL } from './context.js';
+import { randomSchemaName, dropPostgresSchema } from '../../src/db/database.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Environment for a real server process on a fresh data directory and, for PostgreSQL, a fresh schema. */
+export async function serverEnvironment(): Promise<{ env: Record<string, string>; dataDir: string; cleanup: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-e2e-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  let schema: string | undefined;
+  if (dialect === 'postgres') {
+    schema = randomSchemaName('e2e');
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+    env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  }
+  return {
+    env,
+    dataDir,
+    cleanup: async () => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema) await dropPostgresSchema(PG_URL, schema);
+    },
+  };
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  output: () => string;
+  process: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node --import tsx src/main.ts` (what `npm start` runs) and waits until it answers. */
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok && out.includes('Corridor is running')) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    output: () => out,
+    process: child,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+/** Runs the operator CLI (`npx corridor …`) synchronously. */
+export function cli(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, ['bin/corridor.js', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
