@@ -7,8 +7,9 @@ import type { Environment, Permission } from '../../src/common/scope.js';
 import { dropPostgresSchema, openDatabase, randomSchemaName, type Database } from '../../src/db/database.js';
 import type { App } from '../../src/http/types.js';
 
-export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const dialect = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
+import { PG_URL, dialect } from './env.js';
+
+export { PG_URL, dialect };
 
 /** A fresh, empty database of the dialect under test (its own PostgreSQL schema). */
 export async function freshDatabase(): Promise<{ db: Database; url: string; schema?: string; drop: () => Promise<void> }> {

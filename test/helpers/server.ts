@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { dialect, PG_URL } from './context.js';
+import { dialect as defaultDialect, PG_URL } from './env.js';
 import { randomSchemaName, dropPostgresSchema } from '../../src/db/database.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -21,7 +21,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Environment for a real server process on a fresh data directory and, for PostgreSQL, a fresh schema. */
-export async function serverEnvironment(): Promise<{ env: Record<string, string>; dataDir: string; cleanup: () => Promise<void> }> {
+export async function serverEnvironment(dialect: 'sqlite' | 'postgres' = defaultDialect): Promise<{ env: Record<string, string>; dataDir: string; cleanup: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-e2e-'));
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   let schema: string | undefined;

@@ -32,6 +32,16 @@ export function tokenRoutes(app: App, { services }: Container) {
   const tokens = services.tokens;
   const tags = ['Tokens'];
 
+  // An authenticated no-op: integrators check their credentials with it; benchmarks use it as the baseline.
+  app.get('/ping', {
+    config: { permission: 'VIEW' },
+    schema: {
+      tags,
+      summary: 'Check credentials: who is calling, in which environment',
+      response: { 200: Type.Object({ ok: Type.Boolean(), platformId: Type.String(), environment: Type.String(), permissions: Type.Array(Type.String()) }) },
+    },
+  }, async (req) => ({ ok: true, platformId: req.auth.platformId, environment: req.auth.environment, permissions: [...req.auth.permissions] }));
+
   app.post('/tokens', {
     config: { permission: 'MANAGE' },
     schema: { tags, summary: "Create an API token in the caller's environment; the secret is shown once", body: TokenCreateBody, response: { 201: TokenSchema } },
