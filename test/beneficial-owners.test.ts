@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { call, expectError, testContext } from './helpers/context.js';
+import { business, createCustomer } from './helpers/factories.js';
+
+function personalInfo(overrides: Record<string, unknown> = {}) {
+  return {
+    firstName: 'Grace',
+    middleName: 'Brewster',
+    lastName: 'Hopper',
+    birthDate: '1976-12-09',
+    nationality: 'US',
+    address: { line1: '1 Navy Way', city: 'Arlington', state: 'VA', postalCode: '22202', country: 'US' },
+    idType: 'SSN',
+    identifier: '123456789',
+    email: 'grace@example.com',
+    phoneNumber: '+14155550123',
+    ...overrides,
+  };
+}
+
+function owner(customerId: string, overrides: Record<string, unknown> = {}) {
+  return { customerId, roles: ['UBO'], ownershipPercentage: 40, personalInfo: personalInfo(), ...overrides };
+}
+
+describe('beneficial owners', async () => {
+  const ctx = await testContext();
+  const newBusiness = async (auth?: string) => (await call(ctx, 'POST', '/customers', { body: business(), auth })).body;
+  const addOwner = async (customerId: string, overrides: Record<string, unknown> = {}, auth?: string) => {
+    const res = await call(ctx, 'POST', '/beneficial-owners', { body: owner(customerId, overrides), auth });
+    if (res.status !== 201) throw new Error(`owner create failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const fields = (body: any) => body.details.fields.map((f: { field: string }) => f.field);
+
+  describe('POST /beneficial-owners', () => {
+    it('creates an owner of a business, normalising SSN and phone; sandbox KYC is instant', async () => {
+      const biz = await newBusiness();
+      const res = await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { roles: ['UBO', 'DIRECTOR'] }) });
+      expect(res.status).toBe(201);
+      expect(res.body.id).toMatch(/^BeneficialOwner:[0-9a-f-]{36}$/);
+      expect(res.body).toMatchObject({
+        customerId: biz.id,
+        roles: ['UBO', 'DIRECTOR'],
+        ownershipPercentage: 40,
+        kycStatus: 'APPROVED',
+        personalInfo: { ...personalInfo(), identifier: '123-45-6789', countryOfIssuance: 'US' },
+      });
+      expect(res.body.createdAt).toBe(res.body.updatedAt);
+    });
+
+    it('keeps a passport with its issuing country, and asks for that country', async () => {
+      const biz = await newBusiness();
+      const p = await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1234567', countryOfIssuance: 'FR', nationality: 'FR' }) });
+      expect(p.personalInfo).toMatchObject({ idType: 'PASSPORT', identifier: 'X1234567', countryOfIssuance: 'FR' });
+      const res = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1' }) }) }), 400, 'INVALID_INPUT');
+      expect(fields(res)).toEqual(['personalInfo.countryOfIssuance']);
+      const us = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { personalInfo: personalInfo({ countryOfIssuance: 'GB' }) }) }), 400, 'INVALID_INPUT');
+      expect(fields(us)).toEqual(['personalInfo.countryOfIssuance']);
+    });
+
+    it('refuses an individual customer as the business with 400 naming customerId', async () => {
+      const person = await createCustomer(ctx);
+      const res = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(person.id) }), 400, 'INVALID_INPUT');
+      expect(fields(res)).toEqual(['customerId']);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: person.id } })).body.totalCount).toBe(0);
+    });
+
+    it('refuses UBO percentages past 100 with details, counting UBOs only, and stores nothing', async () => {
+      const biz = await newBusiness();
+      await addOwner(biz.id, { ownershipPercentage: 60 });
+      await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 90 });
+      const res = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { ownershipPercentage: 41 }) }), 400, 'OWNERSHIP_EXCEEDS_100');
+      expect(res.details).toMatchObject({ customerId: biz.id, otherUbosTotal: 60, requested: 41, maximumAllowed: 40 });
+      expect(fields(res)).toEqual(['ownershipPercentage']);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(2);
+      await addOwner(biz.id, { ownershipPercentage: 40 });
+    });
+
+    it('keeps the cap under concurrent creates: 10 UBOs of 20% at once, 5 get in', async () => {
+      const biz = await newBusiness();
+      const results = await Promise.all(Array.from({ length: 10 }, () => call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { ownershipPercentage: 20 }) })));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+      expect(results.filter((r) => r.status === 400 && r.body.code === 'OWNERSHIP_EXCEEDS_100')).toHaveLength(5);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(5);
+    });
+
+    it.each([
+      ['a missing personalInfo.firstName', { personalInfo: { ...personalInfo(), firstName: undefined } }, 'personalInfo.firstName'],
+      ['an unknown role', { roles: ['OWNER'] }, 'roles.0'],
+      ['no roles', { roles: [] }, 'roles'],
+      ['a percentage above 100', { ownershipPercentage: 101 }, 'ownershipPercentage'],
+      ['a fractional percentage', { ownershipPercentage: 12.5 }, 'ownershipPercentage'],
+      ['an invalid email', { personalInfo: personalInfo({ email: 'not-an-email' }) }, 'personalInfo.email'],
+      ['an invalid phone number', { personalInfo: personalInfo({ phoneNumber: '+1415555' }) }, 'personalInfo.phoneNumber'],
+      ['a phone number without +', { personalInfo: personalInfo({ phoneNumber: '4155550123' }) }, 'personalInfo.phoneNumber'],
+      ['a birth date in the future', { personalInfo: personalInfo({ birthDate: '2999-01-01' }) }, 'personalInfo.birthDate'],
+      ['an impossible birth date', { personalInfo: personalInfo({ birthDate: '1990-02-30' }) }, 'personalInfo.birthDate'],
+      ['a malformed SSN', { personalInfo: personalInfo({ identifier: '000-12-3456' }) }, 'personalInfo.identifier'],
+      ['an unknown idType', { personalInfo: personalInfo({ idType: 'LIBRARY_CARD' }) }, 'personalInfo.idType'],
+      ['a lower-case nationality', { personalInfo: personalInfo({ nationality: 'us' }) }, 'personalInfo.nationality'],
+      ['an unknown field', { kycStatus: 'APPROVED' }, 'kycStatus'],
+      ['an unknown personalInfo field', { personalInfo: personalInfo({ ssn: '1' }) }, 'personalInfo.ssn'],
+      ['a malformed customerId', { customerId: 'Customer:1' }, 'customerId'],
+    ])('refuses %s with 400 naming the field', async (_name, overrides, field) => {
+      const biz = await newBusiness();
+      const res = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, overrides) }), 400, 'INVALID_INPUT');
+      expect(fields(res)).toContain(field);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(0);
+    });
+
+    it('answers 404 for an unknown business and 410 for a deleted one', async () => {
+      expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner('Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11') }), 404, 'CUSTOMER_NOT_FOUND');
+      const biz = await newBusiness();
+      const o = await addOwner(biz.id, { roles: ['DIRECTOR'] });
+      await call(ctx, 'DELETE', `/customers/${biz.id}`);
+      expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id) }), 410, 'CUSTOMER_DELETED');
+      expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { ownershipPercentage: 1 } }), 410, 'CUSTOMER_DELETED');
+      // The record of who owned a deleted business stays readable.
+      expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).status).toBe(200);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(1);
+    });
+
+    it('replays a POST with the same Idempotency-Key and stores one owner', async () => {
+      const biz = await newBusiness();
+      const headers = { 'idempotency-key': `owner-${biz.id}` };
+      const first = await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id), headers });
+      const again = await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id), headers });
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.id).toBe(first.body.id);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(1);
+    });
+  });
+
+  describe('KYB of a business customer (sandbox)', () => {
+    const kyc = async (id: string) => (await call(ctx, 'GET', `/customers/${id}`)).body.kycStatus;
+
+    it('stays PENDING with directors only and becomes APPROVED with a UBO', async () => {
+      const biz = await newBusiness();
+      expect(biz.kycStatus).toBe('PENDING');
+      await addOwner(biz.id, { roles: ['DIRECTOR', 'COMPANY_OFFICER'] });
+      expect(await kyc(biz.id)).toBe('PENDING');
+      await addOwner(biz.id, { roles: ['UBO'] });
+      expect(await kyc(biz.id)).toBe('APPROVED');
+    });
+
+    it('follows the CONTROL_PERSON role through PATCH, and back to PENDING when the last one goes', async () => {
+      const biz = await newBusiness();
+      const o = await addOwner(biz.id, { roles: ['TRUSTEE'], ownershipPercentage: 0 });
+      expect(await kyc(biz.id)).toBe('PENDING');
+      await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { roles: ['TRUSTEE', 'CONTROL_PERSON'] } });
+      expect(await kyc(biz.id)).toBe('APPROVED');
+      await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { roles: ['GENERAL_PARTNER'] } });
+      expect(await kyc(biz.id)).toBe('PENDING');
+    });
+
+    it('never overrides a status the platform set by hand', async () => {
+      const biz = await newBusiness();
+      await call(ctx, 'PATCH', `/customers/${biz.id}`, { body: { customerType: 'BUSINESS', kycStatus: 'REJECTED' } });
+      await addOwner(biz.id, { roles: ['UBO'] });
+      expect(await kyc(biz.id)).toBe('REJECTED');
+    });
+
+    it('leaves production statuses alone: owners start UNVERIFIED', async () => {
+      const prod = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
+      const biz = await newBusiness(prod);
+      const o = await addOwner(biz.id, {}, prod);
+      expect(o.kycStatus).toBe('UNVERIFIED');
+      expect((await call(ctx, 'GET', `/customers/${biz.id}`, { auth: prod })).body.kycStatus).toBe(biz.kycStatus);
+      // The sandbox token does not see production objects.
+      expectError(await call(ctx, 'GET', `/beneficial-owners/${o.id}`), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+    });
+  });
+
+  describe('GET /beneficial-owners', () => {
+    it('needs customerId', async () => {
+      const res = expectError(await call(ctx, 'GET', '/beneficial-owners'), 400, 'INVALID_INPUT');
+      expect(res.details.fields[0]).toMatchObject({ field: 'customerId', in: 'query' });
+    });
+
+    it('pages the owners of one business, newest first, with totalCount', async () => {
+      const biz = await newBusiness();
+      const other = await newBusiness();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: i })).id);
+      await addOwner(other.id);
+      const page1 = await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id, limit: 3 } });
+      expect(page1.body).toMatchObject({ hasMore: true, totalCount: 5 });
+      const page2 = await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id, limit: 3, cursor: page1.body.nextCursor } });
+      expect(page2.body.hasMore).toBe(false);
+      expect([...page1.body.data, ...page2.body.data].map((o: { id: string }) => o.id)).toEqual(ids.reverse());
+      // A cursor of one business's list does not page another's.
+      expectError(await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: other.id, cursor: page1.body.nextCursor } }), 400, 'INVALID_INPUT');
+    });
+
+    it('answers 404 for an unknown business', async () => {
+      expectError(await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' } }), 404, 'CUSTOMER_NOT_FOUND');
+    });
+  });
+
+  describe('GET and PATCH /beneficial-owners/{id}', () => {
+    it('retrieves an owner; an unknown id is 404', async () => {
+      const o = await addOwner((await newBusiness()).id);
+      expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body).toEqual(o);
+      expectError(await call(ctx, 'GET', '/beneficial-owners/BeneficialOwner:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+      expectError(await call(ctx, 'GET', '/beneficial-owners/Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'), 400, 'INVALID_INPUT');
+    });
+
+    it('changes only the fields given, merging personalInfo field by field; null removes an optional field', async () => {
+      const o = await addOwner((await newBusiness()).id);
+      const res = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { email: 'g.hopper@example.org', middleName: null, phoneNumber: '+44 20 7946 0958' } } });
+      expect(res.status).toBe(200);
+      const { middleName: _m, ...rest } = o.personalInfo;
+      expect(res.body.personalInfo).toEqual({ ...rest, email: 'g.hopper@example.org', phoneNumber: '+442079460958' });
+      expect(res.body).toMatchObject({ roles: o.roles, ownershipPercentage: o.ownershipPercentage, kycStatus: o.kycStatus, createdAt: o.createdAt });
+      expect(res.body.updatedAt >= o.updatedAt).toBe(true);
+      expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body).toEqual(res.body);
+      const address = { line1: '2 Main St', postalCode: '10001', country: 'US' };
+      expect((await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { address } } })).body.personalInfo.address).toEqual(address);
+    });
+
+    it('asks for a new identifier and issuer when idType changes', async () => {
+      const o = await addOwner((await newBusiness()).id);
+      const noId = expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT' } } }), 400, 'INVALID_INPUT');
+      expect(fields(noId)).toEqual(['personalInfo.identifier']);
+      const noIssuer = expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT', identifier: 'P123' } } }), 400, 'INVALID_INPUT');
+      expect(fields(noIssuer)).toEqual(['personalInfo.countryOfIssuance']);
+      const ok = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT', identifier: 'P123', countryOfIssuance: 'CA' } } });
+      expect(ok.body.personalInfo).toMatchObject({ idType: 'PASSPORT', identifier: 'P123', countryOfIssuance: 'CA' });
+    });
+
+    it('checks the 100% cap against the other UBOs, excluding the owner itself', async () => {
+      const biz = await newBusiness();
+      const a = await addOwner(biz.id, { ownershipPercentage: 50 });
+      const b = await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 80 });
+      expect((await call(ctx, 'PATCH', `/beneficial-owners/${a.id}`, { body: { ownershipPercentage: 100 } })).status).toBe(200);
+      const res = expectError(await call(ctx, 'PATCH', `/beneficial-owners/${b.id}`, { body: { roles: ['DIRECTOR', 'UBO'] } }), 400, 'OWNERSHIP_EXCEEDS_100');
+      expect(res.details).toMatchObject({ otherUbosTotal: 100, requested: 80, maximumAllowed: 0 });
+      expect((await call(ctx, 'GET', `/beneficial-owners/${b.id}`)).body.roles).toEqual(['DIRECTOR']);
+    });
+
+    it('refuses bad input with 400 and changes nothing', async () => {
+      const o = await addOwner((await newBusiness()).id);
+      for (const body of [{ ownershipPercentage: -1 }, { roles: [] }, { personalInfo: { birthDate: '2999-01-01' } }, { personalInfo: { firstName: null } }, { kycStatus: 'REJECTED' }]) {
+        expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body }), 400, 'INVALID_INPUT');
+      }
+      expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body).toEqual(o);
+    });
+  });
+
+  describe('tenants and permissions', () => {
+    it("hides another platform's owners and businesses (404)", async () => {
+      const other = await ctx.newPlatform('Other');
+      const biz = await newBusiness();
+      const o = await addOwner(biz.id);
+      expectError(await call(ctx, 'GET', `/beneficial-owners/${o.id}`, { auth: other.auth }), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+      expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { ownershipPercentage: 1 }, auth: other.auth }), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+      expectError(await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id }, auth: other.auth }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id), auth: other.auth }), 404, 'CUSTOMER_NOT_FOUND');
+      expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body.ownershipPercentage).toBe(40);
+    });
+
+    it('lets a VIEW token read but not write (403)', async () => {
+      const view = await ctx.platform.token(['VIEW']);
+      const biz = await newBusiness();
+      const o = await addOwner(biz.id);
+      expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id), auth: view }), 403, 'FORBIDDEN');
+      expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { ownershipPercentage: 1 }, auth: view }), 403, 'FORBIDDEN');
+      expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`, { auth: view })).status).toBe(200);
+      expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id }, auth: view })).body.totalCount).toBe(1);
+      expectError(await call(ctx, 'GET', `/beneficial-owners/${o.id}`, { auth: null }), 401, 'UNAUTHORIZED');
+    });
+
+    it(`caps a business at 50 owners (409)`, async () => {
+      const biz = await newBusiness();
+      for (let i = 0; i < 50; i++) await addOwner(biz.id, { roles: ['COMPANY_OFFICER'], ownershipPercentage: 0 });
+      expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id) }), 409, 'BENEFICIAL_OWNER_LIMIT_REACHED');
+    });
+  });
+});
