@@ -1,0 +1,54 @@
+import type { Executor } from '../../db/database.js';
+import type { ExternalAccountsTable } from '../../db/schema.js';
+import type { Scope } from '../../common/scope.js';
+
+export type ExternalAccountRow = ExternalAccountsTable;
+
+export interface ExternalAccountFilters {
+  /** true: customers' accounts; false: the platform's */
+  ofCustomers: boolean;
+  currency?: string;
+  customerId?: string;
+  status?: string;
+}
+
+export const externalAccountRepository = {
+  insert(db: Executor, row: ExternalAccountRow) {
+    return db.insertInto('external_accounts').values(row).execute();
+  },
+
+  find(db: Executor, scope: Scope, id: string) {
+    return db
+      .selectFrom('external_accounts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('platform_id', '=', scope.platformId)
+      .where('environment', '=', scope.environment)
+      .executeTakeFirst();
+  },
+
+  update(db: Executor, id: string, changes: Partial<ExternalAccountRow>) {
+    return db.updateTable('external_accounts').set(changes).where('id', '=', id).execute();
+  },
+
+  /** Clears the customer's default UMA deposit account (there is at most one). */
+  clearDefault(db: Executor, scope: Scope, customerId: string, now: string) {
+    return db
+      .updateTable('external_accounts')
+      .set({ default_uma_deposit: 0, updated_at: now })
+      .where('platform_id', '=', scope.platformId)
+      .where('environment', '=', scope.environment)
+      .where('customer_id', '=', customerId)
+      .where('default_uma_deposit', '=', 1)
+      .execute();
+  },
+
+  filtered(db: Executor, scope: Scope, f: ExternalAccountFilters) {
+    let q = db.selectFrom('external_accounts').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment);
+    q = f.ofCustomers ? q.where('customer_id', 'is not', null) : q.where('customer_id', 'is', null);
+    if (f.customerId) q = q.where('customer_id', '=', f.customerId);
+    if (f.currency) q = q.where('currency', '=', f.currency);
+    if (f.status) q = q.where('status', '=', f.status);
+    return q;
+  },
+};

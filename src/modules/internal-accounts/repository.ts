@@ -1,0 +1,70 @@
+import type { Executor } from '../../db/database.js';
+import type { InternalAccountsTable } from '../../db/schema.js';
+import type { Scope } from '../../common/scope.js';
+
+export type InternalAccountRow = InternalAccountsTable;
+
+/** An internal account with the running totals of its ledger account. */
+export interface InternalAccountWithBalance extends InternalAccountRow {
+  debits_pending: bigint;
+  debits_posted: bigint;
+  credits_pending: bigint;
+  credits_posted: bigint;
+  ledger_updated_at: string;
+}
+
+export interface InternalAccountFilters {
+  currency?: string;
+  customerId?: string;
+  /** true: customers' accounts; false: the platform's */
+  ofCustomers: boolean;
+  includeInactive?: boolean;
+}
+
+export const PLATFORM_OWNER = 'PLATFORM';
+
+export const internalAccountRepository = {
+  insert(db: Executor, row: InternalAccountRow) {
+    return db.insertInto('internal_accounts').values(row).execute();
+  },
+
+  withBalance(db: Executor, scope: Scope) {
+    return db
+      .selectFrom('internal_accounts as ia')
+      .innerJoin('ledger_accounts as la', 'la.id', 'ia.id')
+      .where('ia.platform_id', '=', scope.platformId)
+      .where('ia.environment', '=', scope.environment);
+  },
+
+  find(db: Executor, scope: Scope, id: string): Promise<InternalAccountWithBalance | undefined> {
+    return this.withBalance(db, scope)
+      .selectAll('ia')
+      .select(['la.debits_pending', 'la.debits_posted', 'la.credits_pending', 'la.credits_posted', 'la.updated_at as ledger_updated_at'])
+      .where('ia.id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** Accounts of one owner (a customer id or PLATFORM_OWNER), every currency, active or not. */
+  ofOwner(db: Executor, scope: Scope, ownerKey: string) {
+    return db
+      .selectFrom('internal_accounts')
+      .selectAll()
+      .where('platform_id', '=', scope.platformId)
+      .where('environment', '=', scope.environment)
+      .where('owner_key', '=', ownerKey)
+      .execute();
+  },
+
+  setActive(db: Executor, id: string, active: boolean, now: string) {
+    return db.updateTable('internal_accounts').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+  },
+
+  filtered(db: Executor, scope: Scope, f: InternalAccountFilters) {
+    let q = this.withBalance(db, scope);
+    q = f.ofCustomers ? q.where('ia.customer_id', 'is not', null) : q.where('ia.customer_id', 'is', null);
+    if (f.customerId) q = q.where('ia.customer_id', '=', f.customerId);
+    if (f.currency) q = q.where('ia.currency', '=', f.currency);
+    if (!f.includeInactive) q = q.where('ia.is_active', '=', 1);
+    return q;
+  },
+};

@@ -1,0 +1,22 @@
+import { currencyView } from '../../common/currencies.js';
+import type { Environment } from '../../common/scope.js';
+import { fromDbBool } from '../../db/values.js';
+import { balanceOf } from '../../ledger/accounts.js';
+import { fundingInstructions } from './instructions.js';
+import type { InternalAccountWithBalance } from './repository.js';
+
+/** Internal account → API object. `balance` is the available balance (see docs/accounts.md). */
+export function internalAccountView(row: InternalAccountWithBalance, environment: Environment) {
+  const b = balanceOf(row);
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    balance: { amount: Number(b.available), currency: currencyView(row.currency) },
+    fundingPaymentInstructions: fromDbBool(row.is_active) ? fundingInstructions(row, environment) : [],
+    createdAt: row.created_at,
+    // A balance change is a change of the account.
+    updatedAt: row.ledger_updated_at > row.updated_at ? row.ledger_updated_at : row.updated_at,
+  };
+}
+
+export type InternalAccount = ReturnType<typeof internalAccountView>;

@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../src/common/errors.js';
+import type { Scope } from '../src/common/scope.js';
+import { call, testContext, type TestContext } from './helpers/context.js';
+import { customerWithAccounts, expectLedgerBalanced, fund } from './helpers/ledger.js';
+
+let ctx: TestContext;
+let scope: Scope;
+beforeAll(async () => {
+  ctx = await testContext();
+  scope = { platformId: ctx.platform.platformId, environment: 'SANDBOX' };
+});
+
+const N = 200;
+
+async function balance(id: string): Promise<number> {
+  return (await call(ctx, 'GET', `/internal-accounts/${id}`)).body.balance.amount;
+}
+
+describe(`${N} concurrent requests leave balances exact and the ledger balanced`, () => {
+  it('funding one account', async () => {
+    const { accounts } = await customerWithAccounts(ctx, ['USD']);
+    const results = await Promise.all(Array.from({ length: N }, (_, i) => fund(ctx, accounts.USD.id, i + 1)));
+    expect(results.map((r) => r.status)).toEqual(Array(N).fill(200));
+    expect(await balance(accounts.USD.id)).toBe((N * (N + 1)) / 2);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('funding many accounts, first use of a currency included', async () => {
+    const owners = await Promise.all(Array.from({ length: 10 }, () => customerWithAccounts(ctx, ['GBP', 'BTC'])));
+    const ids = owners.flatMap((o) => [o.accounts.GBP.id as string, o.accounts.BTC.id as string]);
+    const results = await Promise.all(Array.from({ length: N }, (_, i) => fund(ctx, ids[i % ids.length], 1000)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    for (const id of ids) expect(await balance(id)).toBe((N / ids.length) * 1000);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('debiting: exactly as many debits succeed as the balance covers, never below zero', async () => {
+    const { accounts } = await customerWithAccounts(ctx, ['EUR']);
+    const covered = 120;
+    await fund(ctx, accounts.EUR.id, covered * 7);
+    const payouts = await ctx.container.ledger.systemAccount(scope, 'PAYOUTS_IN_FLIGHT', 'EUR');
+    const results = await Promise.allSettled(
+      Array.from({ length: N }, (_, i) =>
+        ctx.container.ledger.transfer(scope, { businessId: `Transaction:debit-${i}`, transfers: [{ debitAccountId: accounts.EUR.id, creditAccountId: payouts, amount: 7n, code: 'PAYOUT' }] }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(covered);
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as ApiError).code).toBe('INSUFFICIENT_FUNDS');
+    expect(await balance(accounts.EUR.id)).toBe(0);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('reserving, then posting and voiding at once', async () => {
+    const { accounts } = await customerWithAccounts(ctx, ['CAD']);
+    await fund(ctx, accounts.CAD.id, N * 10);
+    const l = ctx.container.ledger;
+    const payouts = await l.systemAccount(scope, 'PAYOUTS_IN_FLIGHT', 'CAD');
+    const pending = await Promise.all(
+      Array.from({ length: N }, (_, i) => l.createPending(scope, { businessId: `Transaction:res-${i}`, transfers: [{ debitAccountId: accounts.CAD.id, creditAccountId: payouts, amount: 10n, code: 'PAYOUT' }] })),
+    );
+    expect(await balance(accounts.CAD.id)).toBe(0);
+    await Promise.all(pending.map((j, i) => (i % 2 ? l.post(scope, { pendingTransferIds: [j.transfers[0].id] }) : l.void(scope, { pendingTransferIds: [j.transfers[0].id] }))));
+    expect(await l.balance(scope, accounts.CAD.id)).toMatchObject({ available: BigInt((N / 2) * 10), posted: BigInt((N / 2) * 10), debitsPending: 0n });
+    await expectLedgerBalanced(ctx);
+  });
+});
