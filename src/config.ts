@@ -14,6 +14,11 @@ export interface Config {
   sandboxTimeScale: number;
   bootstrapClientId?: string;
   bootstrapClientSecret?: string;
+  /** The first dashboard admin (D10); the password is generated when unset. */
+  bootstrapAdminEmail: string;
+  bootstrapAdminPassword?: string;
+  /** How long a dashboard sign-in lasts. */
+  dashboardSessionTtlMs: number;
   /** How long a verified credential is trusted without asking the database again. */
   authCacheTtlMs: number;
   bodyLimitBytes: number;
@@ -23,6 +28,10 @@ export interface Config {
   publicUrl: string;
   /** Run background workers in this process (webhook delivery, expiries, sandbox timers). */
   workers: boolean;
+  /** Let webhooks reach private addresses (self-hosted receivers on an internal network); never cloud metadata. */
+  webhookAllowPrivateAddresses: boolean;
+  /** Webhook deliveries this node runs at once (each may wait up to 10 s on a slow receiver). */
+  webhookConcurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +62,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((id === undefined) !== (secret === undefined)) problems.push('set both CORRIDOR_BOOTSTRAP_CLIENT_ID and CORRIDOR_BOOTSTRAP_CLIENT_SECRET, or neither');
   if (id !== undefined && !/^[A-Za-z0-9_.-]{8,128}$/.test(id)) problems.push('CORRIDOR_BOOTSTRAP_CLIENT_ID must be 8-128 characters of A-Z a-z 0-9 _ . -');
   if (secret !== undefined && secret.length < 24) problems.push('CORRIDOR_BOOTSTRAP_CLIENT_SECRET must be at least 24 characters');
+  const adminEmail = (env.CORRIDOR_BOOTSTRAP_ADMIN_EMAIL || 'admin@localhost').trim().toLowerCase();
+  if (!/^[^\s@]{1,64}@[^\s@]{1,253}$/.test(adminEmail)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_EMAIL must be an email address');
+  const adminPassword = env.CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && (adminPassword.length < 12 || adminPassword.length > 256)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD must be 12 to 256 characters');
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || 'false';
+  if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push('WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false');
   const config: Config = {
     host,
     port,
@@ -63,11 +78,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxTimeScale: scale,
     bootstrapClientId: id,
     bootstrapClientSecret: secret,
+    bootstrapAdminEmail: adminEmail,
+    bootstrapAdminPassword: adminPassword,
+    dashboardSessionTtlMs: integer(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 720, problems) * 3_600_000,
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60_000, problems),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
     umaBaseDomain: env.UMA_BASE_DOMAIN || 'uma.localhost',
     publicUrl: env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     workers: env.WORKERS !== 'false',
+    webhookAllowPrivateAddresses: allowPrivate === 'true',
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256, problems),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -7,14 +7,26 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createAuthenticator } from './http/auth.js';
 import { createIdempotency } from './http/idempotency.js';
+import { createJobQueue } from './db/jobs.js';
+import { createWebhookDelivery } from './events/index.js';
+import { createConfigService } from './modules/config/service.js';
+import { createWebhookService } from './modules/webhooks/service.js';
+import { createLedger } from './ledger/ledger.js';
+import { createInternalAccountService } from './modules/internal-accounts/service.js';
+import { createExternalAccountService } from './modules/external-accounts/service.js';
+import { createOwnerService } from './modules/beneficial-owners/service.js';
 import { createCustomerService } from './modules/customers/service.js';
+import { createDocumentService } from './modules/documents/service.js';
 import { createPlatformService } from './modules/platforms/service.js';
 import { createTokenService } from './modules/tokens/service.js';
+import { createDashboardService } from './dashboard/service.js';
 
 export interface Overrides {
   clock?: Clock;
   /** An open database (tests); otherwise opened from the config. */
   db?: Database;
+  /** DNS answers for webhook URL checks (SSRF tests); the system resolver otherwise. */
+  webhookResolve?: (host: string) => Promise<string[]>;
 }
 
 /** The database URL the config points at: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
@@ -41,11 +53,39 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const cursors = new Cursors(await sharedSecret(db, 'cursor_secret'));
   const authenticator = createAuthenticator({ db, ttlMs: config.authCacheTtlMs });
   const idempotency = createIdempotency({ db, clock });
+  // Durable jobs (db/jobs.ts). enqueue runs inside the caller's transaction, before its commit,
+  // so the worker loops (workers/index.ts) are woken a moment later, and once more in case the
+  // commit was slow; their idle poll catches anything else.
+  const jobWaiters = new Set<() => void>();
+  let wakePending = false;
+  const wakeAll = () => {
+    for (const wake of jobWaiters) wake();
+  };
+  const wakeJobWaiters = () => {
+    if (wakePending) return;
+    wakePending = true;
+    setTimeout(() => {
+      wakePending = false;
+      wakeAll();
+    }, 5).unref();
+    setTimeout(wakeAll, 100).unref();
+  };
+  const jobs = createJobQueue({ db, clock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters });
+  const webhooks = createWebhookDelivery({ db, clock, jobs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve });
+  const ledger = createLedger({ db, clock });
 
+  const customers = createCustomerService({ db, clock, cursors });
+  const beneficialOwners = createOwnerService({ db, clock, cursors, customers });
   const services = {
     platforms: createPlatformService({ db, clock, umaBaseDomain: config.umaBaseDomain }),
     tokens: createTokenService({ db, clock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
-    customers: createCustomerService({ db, clock, cursors }),
+    config: createConfigService({ db, clock, keys: webhooks.keys, worker: webhooks.worker }),
+    webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
+    customers,
+    beneficialOwners,
+    documents: createDocumentService({ db, clock, cursors, customers, beneficialOwners }),
+    internalAccounts: createInternalAccountService({ db, clock, cursors, ledger }),
+    externalAccounts: createExternalAccountService({ db, clock, cursors, customers }),
   };
 
   return {
@@ -55,7 +95,19 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     cursors,
     authenticator,
     idempotency,
+    /** Dashboard users and sessions (src/dashboard). */
+    dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs }),
+    ledger,
     services,
+    jobs,
+    /** The outbox: `events.emit(trx, scope, { type, subject, payload })` inside the change's transaction. */
+    events: webhooks.outbox,
+    webhooks,
+    /** Registers a worker's wake(), called shortly after any job is enqueued; returns the unregister. */
+    onJobEnqueued(wake: () => void): () => void {
+      jobWaiters.add(wake);
+      return () => jobWaiters.delete(wake);
+    },
     async close() {
       await db.close();
     },

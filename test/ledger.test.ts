@@ -151,14 +151,15 @@ describe('ledger verify', () => {
   it('finds tampered totals, negative balances and unbalanced scopes', async () => {
     const { usd } = await funded(250);
     expect(await verifyLedger(ctx.container.db)).toEqual([]);
-    const db = ctx.container.db.executor();
-    await sql`update ledger_accounts set credits_posted = credits_posted + 1 where id = ${usd}`.execute(db);
+    // Tampering goes through a write transaction (outside one, SQLite reads on a read-only connection).
+    const tamper = (delta: number) => ctx.container.db.tx((trx) => sql`update ledger_accounts set credits_posted = credits_posted + ${delta} where id = ${usd}`.execute(trx));
+    await tamper(1);
     const problems = await verifyLedger(ctx.container.db);
     expect(problems.map((p) => p.kind).sort()).toEqual(['ACCOUNT_TOTALS', 'SCOPE_CURRENCY']);
     expect(problems.find((p) => p.kind === 'ACCOUNT_TOTALS')?.subject).toBe(usd);
-    await sql`update ledger_accounts set credits_posted = credits_posted - 1000 where id = ${usd}`.execute(db);
+    await tamper(-1000);
     expect((await verifyLedger(ctx.container.db)).map((p) => p.kind)).toContain('NEGATIVE_BALANCE');
-    await sql`update ledger_accounts set credits_posted = credits_posted + 999 where id = ${usd}`.execute(db);
+    await tamper(999);
     expect(await verifyLedger(ctx.container.db)).toEqual([]);
   });
 

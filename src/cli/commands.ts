@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { registerLedgerCommands } from '../ledger/cli.js';
+import { registerUserCommands } from '../dashboard/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
-export const cliCommands: Array<(program: Command) => void> = [];
+export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands];

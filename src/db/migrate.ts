@@ -12,7 +12,7 @@ export async function migrate(database: Database): Promise<string[]> {
       );
     },
   };
-  const db = database.executor() as Kysely<any>;
+  const db = database.admin as Kysely<any>;
   // Kysely looks for its own tables in any schema unless told which one; name the schema this
   // connection works in, so two deployments (or test runs) in one PostgreSQL database never mix.
   const migrationTableSchema =

@@ -17,6 +17,10 @@ export interface PlatformConfigsTable {
   uma_domain: string;
   created_at: string;
   updated_at: string;
+  /** where webhooks go; null: none configured (events are stored, not sent) */
+  webhook_endpoint: string | null;
+  /** JSON {"USD": {"enabled": true, "minAmount": 100, "maxAmount": null}}; absent currencies use defaults */
+  currency_settings: string | null;
 }
 
 export interface TokensTable {
@@ -56,6 +60,46 @@ export interface CustomersTable {
   updated_at: string;
 }
 
+export interface BeneficialOwnersTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  /** the BUSINESS customer this person owns or controls */
+  customer_id: string;
+  /** roles as `,UBO,DIRECTOR,` so "has role X" is one LIKE on both dialects */
+  roles: string;
+  ownership_percentage: number | bigint;
+  /** personalInfo as JSON text */
+  personal_info: string;
+  kyc_status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentsTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  /** a Customer or BeneficialOwner id */
+  document_holder: string;
+  /** the customer the holder is or belongs to */
+  customer_id: string;
+  document_type: string;
+  country: string | null;
+  side: string | null;
+  document_number: string | null;
+  file_name: string;
+  /** detected from the bytes: application/pdf, image/jpeg or image/png */
+  content_type: string;
+  size_bytes: number | bigint;
+  /** hex SHA-256 of content */
+  sha256: string;
+  /** the file itself (blob on SQLite, bytea on PostgreSQL), so one backup holds everything */
+  content: Buffer;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface IdempotencyKeysTable {
   platform_id: string;
   environment: string;
@@ -82,9 +126,186 @@ export interface JobsTable {
   created_at: string;
 }
 
+export interface WebhookKeysTable {
+  platform_id: string;
+  environment: string;
+  public_key_pem: string;
+  /** never leaves the service: not in responses, not in logs */
+  private_key_pem: string;
+  created_at: string;
+}
+
+export interface WebhookEventsTable {
+  /** Webhook:<uuid v7>, the webhookId of the body */
+  id: string;
+  platform_id: string;
+  environment: string;
+  type: string;
+  /** the object the event reports (a Transaction id); events of one subject are delivered in order */
+  subject: string | null;
+  /** the exact bytes sent on every attempt */
+  body: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  event_id: string;
+  event_type: string;
+  subject: string | null;
+  /** an explicit target (test events); null: the configured webhookEndpoint at each attempt */
+  url: string | null;
+  /** PENDING | DELIVERED | FAILED | NO_ENDPOINT */
+  status: string;
+  attempt_count: number | bigint;
+  last_status_code: number | bigint | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  resend_of: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt_number: number | bigint;
+  platform_id: string;
+  environment: string;
+  attempted_at: string;
+  url: string;
+  status_code: number | bigint | null;
+  latency_ms: number | bigint | null;
+  error: string | null;
+  /** the first few KiB of the receiver's answer */
+  response_body: string | null;
+}
+
 export interface SystemSettingsTable {
   key: string;
   value: string;
+}
+
+/** A ledger account: one currency, running totals updated in the statement that moves money. */
+export interface LedgerAccountsTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  /** INTERNAL (a customer's or the platform's balance) or SYSTEM (the world outside, FX, fees) */
+  kind: string;
+  /** FUNDING, SANDBOX_FUNDING, PAYOUTS_IN_FLIGHT, FX_LIQUIDITY, FEES for SYSTEM accounts; null otherwise */
+  system_code: string | null;
+  currency: string;
+  /** 1: available balance may never go below zero (customer and platform accounts) */
+  non_negative: number | bigint;
+  debits_pending: bigint;
+  debits_posted: bigint;
+  credits_pending: bigint;
+  credits_posted: bigint;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A group of transfers committed together (linked), for one business object. */
+export interface LedgerJournalsTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  business_id: string;
+  description: string | null;
+  created_at: string;
+}
+
+/** An immutable transfer of one amount from a debit account to a credit account of one currency. */
+export interface LedgerTransfersTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  journal_id: string;
+  /** POSTED, PENDING, POST_PENDING (posts pending_id) or VOID_PENDING (voids pending_id) */
+  phase: string;
+  pending_id: string | null;
+  code: string;
+  business_id: string;
+  debit_account_id: string;
+  credit_account_id: string;
+  currency: string;
+  amount: bigint;
+  created_at: string;
+}
+
+export interface InternalAccountsTable {
+  /** equals the id of its ledger account */
+  id: string;
+  platform_id: string;
+  environment: string;
+  customer_id: string | null;
+  /** customer id, or PLATFORM: the unique key (owner, currency) works for both */
+  owner_key: string;
+  currency: string;
+  /** the memo reference that routes a bank pay-in to this account */
+  funding_reference: string;
+  /** 0 once the customer's currencies no longer include this currency */
+  is_active: number | bigint;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExternalAccountsTable {
+  id: string;
+  platform_id: string;
+  environment: string;
+  customer_id: string | null;
+  status: string;
+  currency: string;
+  account_type: string;
+  /** the normalised accountInfo as JSON */
+  account_info: string;
+  /** the identifier the sandbox reads its suffix from (account number, IBAN, address...) */
+  primary_identifier: string;
+  crypto_network: string | null;
+  platform_account_id: string | null;
+  default_uma_deposit: number | bigint;
+  verification_status: string;
+  /** JSON {fullName} returned by the rail's name check, when it returned one */
+  verified_data: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A person who signs in to the dashboard; belongs to one platform, works in either environment. */
+export interface DashboardUsersTable {
+  id: string;
+  platform_id: string;
+  /** lower case; unique across the service (it alone identifies the person at sign-in) */
+  email: string;
+  /** argon2id PHC string */
+  password_hash: string;
+  /** ADMIN | DEVELOPER | VIEWER */
+  role: string;
+  /** wrong passwords since the last successful sign-in */
+  failed_attempts: number | bigint;
+  /** no sign-in is tried before this time (backoff after repeated wrong passwords) */
+  locked_until: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A signed-in dashboard session; the cookie carries a random token, only its hash is kept. */
+export interface DashboardSessionsTable {
+  id: string;
+  platform_id: string;
+  /** the environment the dashboard currently shows: SANDBOX | PRODUCTION */
+  environment: string;
+  user_id: string;
+  /** hex SHA-256 of the session token */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
 }
 
 export interface DB {
@@ -92,7 +313,20 @@ export interface DB {
   platform_configs: PlatformConfigsTable;
   tokens: TokensTable;
   customers: CustomersTable;
+  beneficial_owners: BeneficialOwnersTable;
+  documents: DocumentsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   system_settings: SystemSettingsTable;
+  webhook_keys: WebhookKeysTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_journals: LedgerJournalsTable;
+  ledger_transfers: LedgerTransfersTable;
+  internal_accounts: InternalAccountsTable;
+  external_accounts: ExternalAccountsTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_sessions: DashboardSessionsTable;
 }

@@ -1,7 +1,15 @@
 import type { Container } from '../container.js';
 import type { App } from '../http/types.js';
+import { beneficialOwnerRoutes } from './beneficial-owners/routes.js';
+import { configRoutes } from './config/routes.js';
 import { customerRoutes } from './customers/routes.js';
+import { discoveryRoutes } from './discoveries/routes.js';
+import { documentRoutes } from './documents/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { internalAccountRoutes } from './internal-accounts/routes.js';
+import { sandboxFundRoutes } from './sandbox/fund.js';
+import { externalAccountRoutes } from './external-accounts/routes.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
-export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes];
+export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes, beneficialOwnerRoutes, documentRoutes, discoveryRoutes, internalAccountRoutes, sandboxFundRoutes, externalAccountRoutes, configRoutes, webhookRoutes];

@@ -32,6 +32,18 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
       },
     }),
   ];
+  // Webhook delivery: several loops, since one attempt may wait 10 s on a slow receiver; the
+  // database hands each due delivery to one loop (of one node). Woken right after an enqueue.
+  for (let i = 0; i < container.config.webhookConcurrency; i++) {
+    const loop = startWorker({
+      name: `webhook-delivery-${i}`,
+      idleMs: 1000,
+      onError: (err) => log.error({ err }, 'webhook delivery failed'),
+      processNext: () => container.webhooks.worker.processNext(),
+    });
+    const unsubscribe = container.onJobEnqueued(() => loop.wake());
+    workers.push({ wake: () => loop.wake(), stop: async () => { unsubscribe(); await loop.stop(); } });
+  }
   return {
     async stop() {
       await Promise.all(workers.map((w) => w.stop()));

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll } from 'vitest';
 import { buildApp, API_PREFIX } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -18,8 +21,11 @@ export async function freshDatabase(): Promise<{ db: Database; url: string; sche
     const db = await openDatabase({ url: PG_URL, pgSchema: schema, poolSize: 8 });
     return { db, url: PG_URL, schema, drop: () => dropPostgresSchema(PG_URL, schema) };
   }
-  const db = await openDatabase({ url: ':memory:' });
-  return { db, url: ':memory:', drop: async () => undefined };
+  // A file, as in production: a write connection and a read connection, WAL, group commit.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-test-'));
+  const url = path.join(dir, 'corridor.db');
+  const db = await openDatabase({ url, sqliteSynchronous: 'NORMAL' });
+  return { db, url, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface TestContext {

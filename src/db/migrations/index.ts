@@ -1,8 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as m001 from './001_foundation.js';
+import * as m002 from './002_onboarding.js';
+import * as m003 from './003_ledger_accounts.js';
+import * as m004 from './004_webhooks.js';
+import * as m005 from './005_dashboard.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
   '001_foundation': m001,
+  '002_onboarding': m002,
+  '003_ledger_accounts': m003,
+  '004_webhooks': m004,
+  '005_dashboard': m005,
 };

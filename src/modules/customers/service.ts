@@ -11,6 +11,7 @@ import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUm
 import type { CustomerCreate, CustomerPatch } from './schemas.js';
 import { customerView } from './view.js';
 import { invalidField } from '../../common/errors.js';
+import { syncCustomerAccounts } from '../internal-accounts/sync.js';
 
 export interface CustomerServiceDeps {
   db: Database;
@@ -81,6 +82,8 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           updated_at: now,
         };
         await customerRepository.insert(trx, row).catch(conflictError);
+        // One internal account per enabled currency, in the same transaction as the customer.
+        await syncCustomerAccounts(trx, db.dialect, scope, row.id, currencies, now);
         return customerView(row);
       });
     },
@@ -107,6 +110,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (patch.region !== undefined) changes.region = patch.region;
         if (patch.businessInfo !== undefined) changes.business_info = JSON.stringify(patch.businessInfo);
         await customerRepository.update(trx, id, changes).catch(conflictError);
+        if (patch.currencies) await syncCustomerAccounts(trx, db.dialect, scope, id, patch.currencies, changes.updated_at!);
         return customerView({ ...row, ...changes });
       });
     },

@@ -1,0 +1,29 @@
+/**
+ * Webhooks, assembled: signing keys, the outbox other modules emit into, and the delivery worker.
+ * Pure pieces (signing, url-guard, http-delivery, backoff) sit beside these files.
+ */
+import type { Clock } from '../common/clock.js';
+import type { Database } from '../db/database.js';
+import type { JobQueue } from '../db/jobs.js';
+import { createWebhookKeys } from './keys.js';
+import { createOutbox } from './outbox.js';
+import { createDeliveryWorker } from './worker.js';
+
+export type { EmitInput, Emitted, Outbox } from './outbox.js';
+export { EVENT_TYPES, type EventType } from './types.js';
+
+export function createWebhookDelivery(deps: {
+  db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  allowPrivate: boolean;
+  resolve?: (host: string) => Promise<string[]>;
+  random?: () => number;
+}) {
+  const keys = createWebhookKeys({ db: deps.db, clock: deps.clock });
+  const outbox = createOutbox({ clock: deps.clock, jobs: deps.jobs });
+  const worker = createDeliveryWorker({ ...deps, keys });
+  return { keys, outbox, worker };
+}
+
+export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>;

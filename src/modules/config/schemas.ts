@@ -1,0 +1,52 @@
+import { Type, type Static } from 'typebox';
+import { CurrencyCode, DateTime } from '../../common/schemas.js';
+
+// A DNS name (labels of letters, digits and hyphens), optionally with a port, as UMA addresses allow.
+export const UMA_DOMAIN_PATTERN = '^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(:[0-9]{1,5})?$';
+
+/** Amount bound in minor units; the same ceiling as a quote's lockedCurrencyAmount. */
+const AmountBound = Type.Union([Type.Integer({ minimum: 0, maximum: 9_000_000_000_000_000 }), Type.Null()]);
+
+const CurrencySettingInput = Type.Object(
+  {
+    currencyCode: CurrencyCode,
+    enabled: Type.Optional(Type.Boolean()),
+    minAmount: Type.Optional(AmountBound),
+    maxAmount: Type.Optional(AmountBound),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigPatchBody = Type.Object(
+  {
+    webhookEndpoint: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()], {
+        description: 'Where webhooks are POSTed; null stops sending. https is required in PRODUCTION.',
+      }),
+    ),
+    umaDomain: Type.Optional(
+      Type.String({ pattern: UMA_DOMAIN_PATTERN, maxLength: 253, description: "Domain of the customers' UMA addresses; changing it moves every existing address to the new domain" }),
+    ),
+    currencies: Type.Optional(
+      Type.Array(CurrencySettingInput, { maxItems: 50, description: 'Settings of the listed currencies; unlisted currencies keep theirs' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConfigPatch = Static<typeof ConfigPatchBody>;
+
+const CurrencySettingSchema = Type.Object({
+  currencyCode: Type.String(),
+  enabled: Type.Boolean(),
+  minAmount: Type.Union([Type.Integer(), Type.Null()], { description: 'minor units, inclusive; null: no minimum' }),
+  maxAmount: Type.Union([Type.Integer(), Type.Null()], { description: 'minor units, inclusive; null: no maximum' }),
+});
+
+export const ConfigSchema = Type.Object({
+  environment: Type.Enum(['SANDBOX', 'PRODUCTION']),
+  webhookEndpoint: Type.Union([Type.String(), Type.Null()]),
+  webhookPublicKey: Type.String({ description: 'Ed25519 public key (PEM) that verifies X-Corridor-Signature; read-only' }),
+  umaDomain: Type.String(),
+  currencies: Type.Array(CurrencySettingSchema, { description: 'Every supported currency with its settings' }),
+  updatedAt: DateTime,
+});

@@ -1,0 +1,65 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { idPattern } from '../../common/ids.js';
+import { PageQuery, PageSchema } from '../../common/pagination.js';
+import { DateTime } from '../../common/schemas.js';
+import { DELIVERY_STATUSES, EVENT_TYPES } from '../../events/types.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const WebhookTestBody = Type.Object(
+  { url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Where to send the TEST event; default: the configured webhookEndpoint' })) },
+  { additionalProperties: false },
+);
+export type WebhookTest = Static<typeof WebhookTestBody>;
+
+export const WebhookTestResult = Type.Object({
+  deliveryId: Type.String(),
+  webhookId: Type.String(),
+  url: Type.String(),
+  delivered: Type.Boolean({ description: 'true when the receiver answered 2xx' }),
+  statusCode: Nullable(Type.Integer()),
+  latencyMs: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  responseBody: Nullable(Type.String({ description: 'The first 4 KiB of the answer' })),
+});
+
+const AttemptSchema = Type.Object({
+  attemptNumber: Type.Integer(),
+  attemptedAt: DateTime,
+  url: Type.String(),
+  statusCode: Nullable(Type.Integer()),
+  latencyMs: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  responseBody: Nullable(Type.String()),
+});
+
+export const DeliverySchema = Type.Object({
+  id: Type.String({ examples: ['Delivery:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
+  webhookId: Type.String(),
+  type: Type.String(),
+  transactionId: Nullable(Type.String()),
+  status: Type.Enum(DELIVERY_STATUSES),
+  url: Nullable(Type.String({ description: 'Explicit target (test events); null: the configured webhookEndpoint' })),
+  attemptCount: Type.Integer(),
+  nextAttemptAt: Nullable(Type.String()),
+  deliveredAt: Nullable(Type.String()),
+  resendOf: Nullable(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  event: Type.Object({}, { additionalProperties: true, description: 'The webhook body, exactly what is sent' }),
+  attempts: Type.Array(AttemptSchema),
+});
+
+export const DeliveryPage = PageSchema(DeliverySchema);
+
+export const DeliveryListQuery = Type.Object(
+  {
+    type: Type.Optional(Type.Enum(EVENT_TYPES)),
+    transactionId: Type.Optional(Type.String({ pattern: idPattern('Transaction') })),
+    status: Type.Optional(Type.Enum(DELIVERY_STATUSES)),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryIdParams = Type.Object({ deliveryId: Type.String({ pattern: idPattern('Delivery'), description: 'Delivery:<id>' }) });
