@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { commonErrors } from './common/errors.js';
 import { ErrorSchema } from './common/schemas.js';
 import { allows } from './common/scope.js';
 import type { Container } from './container.js';
+import { authenticateSession, registerDashboard } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
 import type { App } from './http/types.js';
@@ -43,6 +45,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   });
   // JSON only: without a text/plain parser such bodies get 415.
   app.removeContentTypeParser('text/plain');
+  // Parses cookies before the authentication hook below (the dashboard's session cookie).
+  await app.register(cookie);
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
@@ -67,7 +71,11 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
     if (!req.routeOptions.url?.startsWith(API_PREFIX) || config.permission === 'PUBLIC' || !config.permission) return;
-    const auth = await container.authenticator.authenticate(req.headers.authorization);
+    // Without an Authorization header, the dashboard's session cookie may authenticate (src/dashboard).
+    const auth =
+      req.headers.authorization === undefined
+        ? await authenticateSession(container.dashboard, req, container.config.publicUrl)
+        : await container.authenticator.authenticate(req.headers.authorization);
     if (!auth) throw commonErrors.UNAUTHORIZED();
     if (!allows(auth.permissions, config.permission)) {
       throw commonErrors.FORBIDDEN({ requiredPermission: config.permission, tokenPermissions: auth.permissions });
@@ -103,6 +111,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     }
   });
   registerMetrics(app);
+  await registerDashboard(app, container);
 
   await app.register(
     async (api) => {

@@ -8,11 +8,15 @@ export interface BootstrapCredentials {
   clientId: string;
   clientSecret: string;
   environment: 'SANDBOX';
+  /** The first dashboard admin of the platform (sign in at /dashboard/). */
+  dashboardEmail: string;
+  dashboardPassword: string;
 }
 
 /**
  * D10: the first start on an empty database creates a platform and a SANDBOX token with every
- * permission, and writes them to credentials.json (mode 0600) in the data directory. Several
+ * permission, and the platform's first dashboard ADMIN (CORRIDOR_BOOTSTRAP_ADMIN_EMAIL, default
+ * admin@localhost; password from CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD or generated), and writes them to credentials.json (mode 0600) in the data directory. Several
  * nodes starting at once create one: the marker row is inserted in the same transaction.
  */
 export async function bootstrap(container: Container): Promise<BootstrapCredentials | undefined> {
@@ -30,7 +34,20 @@ export async function bootstrap(container: Container): Promise<BootstrapCredenti
       clientId: config.bootstrapClientId,
       clientSecret: config.bootstrapClientSecret,
     });
-    return { platformId: platform.id, clientId: row.client_id, clientSecret, environment: 'SANDBOX' as const };
+    const admin = await container.dashboard.createUser({
+      platformId: platform.id,
+      email: config.bootstrapAdminEmail,
+      role: 'ADMIN',
+      password: config.bootstrapAdminPassword,
+    });
+    return {
+      platformId: platform.id,
+      clientId: row.client_id,
+      clientSecret,
+      environment: 'SANDBOX' as const,
+      dashboardEmail: admin.user.email,
+      dashboardPassword: admin.password,
+    };
   });
   if (credentials) {
     fs.mkdirSync(config.dataDir, { recursive: true });

@@ -12,7 +12,7 @@ async function main() {
   const app = await buildApp(container, {
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.clientSecret', '*.privateKeyPem'], censor: '[redacted]' },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.clientSecret', '*.privateKeyPem', '*.password'], censor: '[redacted]' },
     },
   });
   await app.listen({ host: config.host, port: config.port });
@@ -23,6 +23,7 @@ async function main() {
     '',
     `Corridor is running at ${base}`,
     `  API docs:  ${config.publicUrl}/docs   (OpenAPI: ${config.publicUrl}/openapi.json)`,
+    `  Dashboard: ${config.publicUrl}/dashboard/`,
     `  Database:  ${container.db.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'}`,
   ];
   if (credentials) {
@@ -32,7 +33,11 @@ async function main() {
       `  platformId:   ${credentials.platformId}`,
       `  clientId:     ${credentials.clientId}`,
       `  clientSecret: ${credentials.clientSecret}`,
-      `  (also saved to ${config.dataDir}/credentials.json, readable only by you; the secret is not shown again)`,
+      '',
+      '  Dashboard sign-in (ADMIN of this platform):',
+      `  email:        ${credentials.dashboardEmail}`,
+      `  password:     ${credentials.dashboardPassword}`,
+      `  (also saved to ${config.dataDir}/credentials.json, readable only by you; the secret and the password are not shown again)`,
       '',
       `  curl -u '${credentials.clientId}:${credentials.clientSecret}' ${base}/customers`,
     );

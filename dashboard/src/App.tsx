@@ -1,0 +1,229 @@
+import { AppShell, Badge, Box, Burger, Button, Center, Group, Menu, NavLink, SegmentedControl, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, ApiError, SESSION_API, setCsrfToken, whenSignedOut } from './api';
+import { ErrorNotice, Loading } from './components';
+import { CustomerDetailPage } from './pages/CustomerDetail';
+import { CustomersPage } from './pages/Customers';
+import { OverviewPage } from './pages/Overview';
+import { SandboxPage } from './pages/Sandbox';
+import { SignInPage } from './pages/SignIn';
+import { TokensPage } from './pages/Tokens';
+import { TransactionDetailPage } from './pages/TransactionDetail';
+import { TransactionsPage } from './pages/Transactions';
+import { WebhooksPage } from './pages/Webhooks';
+import { linkProps, match, navigate, usePath } from './router';
+import { SessionContext, type Environment, type Permission, type Session } from './session';
+
+const NAV = [
+  { path: '/', label: 'Overview' },
+  { path: '/transactions', label: 'Transactions' },
+  { path: '/customers', label: 'Customers' },
+  { path: '/tokens', label: 'API tokens' },
+  { path: '/webhooks', label: 'Webhooks' },
+  { path: '/sandbox', label: 'Sandbox tools', sandboxOnly: true },
+];
+
+function Page({ path }: { path: string }) {
+  let p: Record<string, string> | undefined;
+  if (path === '/') return <OverviewPage />;
+  if (path === '/tokens') return <TokensPage />;
+  if (path === '/webhooks') return <WebhooksPage />;
+  if (path === '/customers') return <CustomersPage />;
+  if ((p = match('/customers/:id', path))) return <CustomerDetailPage id={p.id} />;
+  if (path === '/transactions') return <TransactionsPage />;
+  if ((p = match('/transactions/:id', path))) return <TransactionDetailPage id={p.id} />;
+  if (path === '/sandbox') return <SandboxPage />;
+  return (
+    <Stack>
+      <Text fw={600}>No such page</Text>
+      <Button variant="light" w="fit-content" {...linkProps('/')} component="a">
+        Go to the overview
+      </Button>
+    </Stack>
+  );
+}
+
+function EnvironmentSwitch({ environment, onChange, busy }: { environment: Environment; onChange: (e: Environment) => void; busy: boolean }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {environment === 'SANDBOX' ? (
+        <Badge color="orange" variant="filled" radius="sm" data-testid="env-badge">
+          Sandbox
+        </Badge>
+      ) : (
+        <Badge color="blue" variant="filled" radius="sm" data-testid="env-badge">
+          Production
+        </Badge>
+      )}
+      <SegmentedControl
+        size="xs"
+        aria-label="Environment"
+        disabled={busy}
+        value={environment}
+        onChange={(v) => onChange(v as Environment)}
+        data={[
+          { value: 'SANDBOX', label: 'Sandbox' },
+          { value: 'PRODUCTION', label: 'Production' },
+        ]}
+        color={environment === 'SANDBOX' ? 'orange' : 'blue'}
+      />
+    </Group>
+  );
+}
+
+function Shell({ session, onSession }: { session: Session; onSession: (s: Session | null) => void }) {
+  const path = usePath();
+  const [opened, { toggle, close }] = useDisclosure();
+  const [switching, setSwitching] = useState(false);
+  const [switchError, setSwitchError] = useState<unknown>();
+
+  const switchEnvironment = useCallback(
+    async (environment: Environment) => {
+      if (environment === session.environment) return;
+      setSwitching(true);
+      setSwitchError(undefined);
+      try {
+        onSession(await api.put<Session>(`${SESSION_API}/environment`, { environment }));
+        if (environment !== 'SANDBOX' && path === '/sandbox') navigate('/', true);
+      } catch (e) {
+        setSwitchError(e);
+      } finally {
+        setSwitching(false);
+      }
+    },
+    [session.environment, onSession, path],
+  );
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.del(SESSION_API);
+    } finally {
+      onSession(null);
+      navigate('/', true);
+    }
+  }, [onSession]);
+
+  const value = useMemo(
+    () => ({ session, switchEnvironment, signOut, can: (p: Permission) => session.permissions.includes(p) }),
+    [session, switchEnvironment, signOut],
+  );
+
+  const sandbox = session.environment === 'SANDBOX';
+  return (
+    <SessionContext.Provider value={value}>
+      <AppShell header={{ height: 64 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+        <AppShell.Header>
+          <div className={sandbox ? 'env-bar-sandbox' : 'env-bar-production'} />
+          <Group h={60} px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+              <UnstyledButton component="a" {...linkProps('/')} aria-label="Corridor overview">
+                <Text fw={800} size="lg">
+                  Corridor
+                </Text>
+              </UnstyledButton>
+              <Text c="dimmed" size="sm" visibleFrom="md" truncate maw={220}>
+                {session.platform.name}
+              </Text>
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button variant="default" size="xs" visibleFrom="xs" aria-label="Account">
+                    {session.user.email}
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Label>
+                    {session.user.role} · {session.platform.name}
+                  </Menu.Label>
+                  <Menu.Item onClick={signOut}>Sign out</Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            </Group>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm">
+          <Stack gap={2}>
+            {NAV.map((item) => {
+              const active = item.path === '/' ? path === '/' : path === item.path || path.startsWith(`${item.path}/`);
+              const disabled = item.sandboxOnly && !sandbox;
+              const link = (
+                <NavLink
+                  key={item.path}
+                  component="a"
+                  {...linkProps(item.path)}
+                  onClick={(e) => {
+                    linkProps(item.path).onClick(e);
+                    close();
+                  }}
+                  label={item.label}
+                  active={active}
+                  disabled={disabled}
+                  rightSection={item.sandboxOnly ? <Badge size="xs" color="orange" variant="light">sandbox</Badge> : undefined}
+                />
+              );
+              return disabled ? (
+                <Tooltip key={item.path} label="Switch to the sandbox to use these tools">
+                  <div>{link}</div>
+                </Tooltip>
+              ) : (
+                link
+              );
+            })}
+          </Stack>
+          <Box mt="auto" pt="md">
+            <Text size="xs" c="dimmed" truncate>
+              {session.user.email}
+            </Text>
+            <Button variant="subtle" size="compact-sm" px={0} onClick={signOut} hiddenFrom="xs">
+              Sign out
+            </Button>
+          </Box>
+        </AppShell.Navbar>
+        <AppShell.Main>
+          {switchError !== undefined && <ErrorNotice error={switchError} />}
+          {/* The key remounts the page so every list reloads in the new environment. */}
+          <Box key={session.environment} maw={1200}>
+            <Page path={path} />
+          </Box>
+        </AppShell.Main>
+      </AppShell>
+    </SessionContext.Provider>
+  );
+}
+
+export function App() {
+  const [state, setState] = useState<{ session: Session | null; loading: boolean; error?: unknown }>({ session: null, loading: true });
+
+  const setSession = useCallback((session: Session | null) => {
+    setCsrfToken(session?.csrfToken ?? '');
+    setState({ session, loading: false });
+  }, []);
+
+  const load = useCallback(() => {
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    api.get<Session>(SESSION_API).then(setSession, (e) => {
+      if (e instanceof ApiError && e.status === 401) setSession(null);
+      else setState({ session: null, loading: false, error: e });
+    });
+  }, [setSession]);
+
+  useEffect(() => {
+    load();
+    whenSignedOut(() => setSession(null));
+  }, [load, setSession]);
+
+  if (state.loading && !state.session) return <Loading label="Loading the dashboard" />;
+  if (state.error) {
+    return (
+      <Center p="xl">
+        <ErrorNotice error={state.error} onRetry={load} />
+      </Center>
+    );
+  }
+  if (!state.session) return <SignInPage onSignedIn={setSession} />;
+  return <Shell session={state.session} onSession={setSession} />;
+}

@@ -1,0 +1,152 @@
+import { BarChart, LineChart } from '@mantine/charts';
+import { Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { api, isNotAvailable, type Page } from '../api';
+import type { InternalAccount } from '../accounts';
+import { Empty, ErrorNotice, Loading, NotAvailable, PageHeader } from '../components';
+import { useLoad } from '../hooks';
+import { formatAmount, type Currency } from '../money';
+import type { Transaction } from '../transactions';
+
+const MAX_PAGES = 20; // at most 2,000 rows are summed in the browser; the page says when there are more
+const DAYS = 30;
+
+async function walk<T>(path: string, query: Record<string, string | undefined> = {}): Promise<{ rows: T[]; complete: boolean; total: number }> {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const page: Page<T> = await api.get<Page<T>>(path, { ...query, limit: 100, cursor });
+    rows.push(...page.data);
+    if (!page.hasMore || !page.nextCursor) return { rows, complete: true, total: page.totalCount };
+    cursor = page.nextCursor;
+  }
+  return { rows, complete: false, total: rows.length };
+}
+
+interface Balance {
+  currency: Currency;
+  platform: number;
+  customers: number;
+  accounts: number;
+}
+
+function balancesOf(platform: InternalAccount[], customers: InternalAccount[]): Balance[] {
+  const by = new Map<string, Balance>();
+  const add = (a: InternalAccount, who: 'platform' | 'customers') => {
+    const b = by.get(a.balance.currency.code) ?? { currency: a.balance.currency, platform: 0, customers: 0, accounts: 0 };
+    b[who] += a.balance.amount;
+    b.accounts += 1;
+    by.set(a.balance.currency.code, b);
+  };
+  platform.forEach((a) => add(a, 'platform'));
+  customers.forEach((a) => add(a, 'customers'));
+  return [...by.values()].sort((x, y) => y.customers + y.platform - (x.customers + x.platform) || x.currency.code.localeCompare(y.currency.code));
+}
+
+const FINISHED_OK = new Set(['COMPLETED']);
+const FINISHED_BAD = new Set(['FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED']);
+
+function Balances() {
+  const loaded = useLoad(async () => {
+    const [platform, customers] = await Promise.all([walk<InternalAccount>('/platform/internal-accounts'), walk<InternalAccount>('/customers/internal-accounts')]);
+    return { balances: balancesOf(platform.rows, customers.rows), complete: platform.complete && customers.complete };
+  }, []);
+  if (loaded.error) return isNotAvailable(loaded.error) ? <NotAvailable what="Internal accounts" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />;
+  if (!loaded.data) return <Loading label="Loading balances" />;
+  const { balances, complete } = loaded.data;
+  const shown = balances.filter((b) => b.platform !== 0 || b.customers !== 0);
+  if (shown.length === 0) {
+    return <Empty title="No money held yet">Balances appear when accounts are funded. In the sandbox, fund an account from Sandbox tools or a customer's page.</Empty>;
+  }
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} data-testid="balances">
+        {shown.map((b) => (
+          <Card key={b.currency.code} withBorder padding="md" data-testid="balance-card" data-currency={b.currency.code}>
+            <Text size="xs" c="dimmed">{b.currency.name}</Text>
+            <Text fw={700} size="xl">{formatAmount(b.platform + b.customers, b.currency)}</Text>
+            <Text size="xs" c="dimmed">
+              customers {formatAmount(b.customers, b.currency)} · platform {formatAmount(b.platform, b.currency)}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+      {!complete && <Text size="xs" c="dimmed" mt="xs">Summed over the first {MAX_PAGES * 100} accounts of each kind.</Text>}
+    </>
+  );
+}
+
+function Activity() {
+  const since = useMemo(() => new Date(Date.now() - DAYS * 86_400_000), []);
+  const loaded = useLoad(() => walk<Transaction>('/transactions', { createdAfter: since.toISOString() }), [since]);
+  const [currency, setCurrency] = useState<string | null>(null);
+
+  const series = useMemo(() => {
+    const rows = loaded.data?.rows ?? [];
+    const currencies = new Map<string, Currency>();
+    for (const t of rows) if (t.sentAmount) currencies.set(t.sentAmount.currency.code, t.sentAmount.currency);
+    const chosen = currency && currencies.has(currency) ? currency : [...currencies.keys()][0];
+    const days: Array<{ day: string; volume: number; payments: number; ok: number; bad: number }> = [];
+    for (let i = DAYS - 1; i >= 0; i--) {
+      const d = new Date(Date.now() - i * 86_400_000);
+      days.push({ day: d.toISOString().slice(0, 10), volume: 0, payments: 0, ok: 0, bad: 0 });
+    }
+    const byDay = new Map(days.map((d) => [d.day, d]));
+    for (const t of rows) {
+      const d = byDay.get(t.createdAt.slice(0, 10));
+      if (!d) continue;
+      d.payments += 1;
+      if (FINISHED_OK.has(t.status)) d.ok += 1;
+      if (FINISHED_BAD.has(t.status)) d.bad += 1;
+      if (chosen && t.sentAmount?.currency.code === chosen) d.volume += t.sentAmount.amount;
+    }
+    const unit = chosen ? currencies.get(chosen)! : undefined;
+    const scale = unit ? 10 ** unit.decimals : 1;
+    return {
+      currencies: [...currencies.keys()],
+      chosen,
+      unit,
+      total: rows.length,
+      data: days.map((d) => ({
+        day: d.day.slice(5),
+        volume: d.volume / scale,
+        payments: d.payments,
+        successRate: d.ok + d.bad > 0 ? Math.round((1000 * d.ok) / (d.ok + d.bad)) / 10 : null,
+      })),
+    };
+  }, [loaded.data, currency]);
+
+  if (loaded.error) return isNotAvailable(loaded.error) ? <NotAvailable what="Transactions" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />;
+  if (!loaded.data) return <Loading label="Loading payments" />;
+  if (series.total === 0) return <Empty title={`No payments in the last ${DAYS} days`}>Payment volume and success rate are charted here once payments flow.</Empty>;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">{series.total} payments in the last {DAYS} days{loaded.data.complete ? '' : ` (the first ${MAX_PAGES * 100})`}</Text>
+        <Select aria-label="Volume currency" size="xs" data={series.currencies} value={series.chosen ?? null} onChange={setCurrency} w={120} allowDeselect={false} />
+      </Group>
+      <Text size="sm" fw={600}>Volume sent ({series.unit?.code})</Text>
+      <BarChart h={220} data={series.data} dataKey="day" series={[{ name: 'volume', label: `Sent (${series.unit?.symbol ?? ''})`, color: 'blue.6' }]} tickLine="y" />
+      <Text size="sm" fw={600}>Success rate (completed among finished payments)</Text>
+      <LineChart h={180} data={series.data} dataKey="day" series={[{ name: 'successRate', label: 'Success %', color: 'teal.6' }]} yAxisProps={{ domain: [0, 100] }} unit="%" connectNulls curveType="linear" />
+    </Stack>
+  );
+}
+
+export function OverviewPage() {
+  return (
+    <>
+      <PageHeader title="Overview" description="Money held per currency and how payments are going." />
+      <Stack gap="xl">
+        <div>
+          <Title order={4} mb="sm">Balances</Title>
+          <Balances />
+        </div>
+        <Card withBorder padding="lg">
+          <Title order={4} mb="sm">Payments</Title>
+          <Activity />
+        </Card>
+      </Stack>
+    </>
+  );
+}

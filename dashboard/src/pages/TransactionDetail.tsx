@@ -1,0 +1,149 @@
+import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { api, isNotAvailable } from '../api';
+import { DataState, DateTime, Empty, ErrorNotice, IdText, JsonBlock, Loading, NotAvailable, PageHeader, Pager, StatusBadge } from '../components';
+import { useLoad, usePaged } from '../hooks';
+import { formatAmount, formatMoney } from '../money';
+import { linkProps } from '../router';
+import type { Transaction } from '../transactions';
+import { DeliveryTable, type Delivery } from './Webhooks';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">{label}</Text>
+      <Text size="sm" component="div">{children ?? '—'}</Text>
+    </div>
+  );
+}
+
+interface Step {
+  status: string;
+  at: string;
+  source: string;
+}
+
+/**
+ * The status timeline from what the server recorded: creation, each status the webhooks of this
+ * transaction carried (in order), settlement, and the current status.
+ */
+function timeline(t: Transaction, deliveries: Delivery[]): Step[] {
+  const steps: Step[] = [];
+  const seen = new Set<string>();
+  const add = (status: string | undefined, at: string | undefined, source: string) => {
+    if (!status || !at || seen.has(status)) return;
+    seen.add(status);
+    steps.push({ status, at, source });
+  };
+  const events = deliveries
+    .filter((d) => !d.resendOf)
+    .map((d) => ({ tx: d.event.transaction as Partial<Transaction> | undefined, at: String(d.event.timestamp ?? d.createdAt) }))
+    .sort((a, b) => a.at.localeCompare(b.at));
+  add('CREATED', t.createdAt, 'created');
+  for (const e of events) add(e.tx?.status, e.tx?.updatedAt ?? e.at, 'webhook');
+  add(t.status, t.updatedAt ?? t.settledAt ?? t.createdAt, 'current');
+  return steps;
+}
+
+export function TransactionDetailPage({ id }: { id: string }) {
+  const loaded = useLoad(() => api.get<Transaction>(`/transactions/${encodeURIComponent(id)}`), [id]);
+  const deliveries = usePaged<Delivery>('/webhooks/deliveries', { transactionId: id }, 50);
+  const [open, setOpen] = useState<Delivery>();
+  const t = loaded.data;
+  if (loaded.error) {
+    return (
+      <>
+        <Anchor {...linkProps('/transactions')} size="sm">← Transactions</Anchor>
+        <PageHeader title="Transaction" />
+        {isNotAvailable(loaded.error) ? <NotAvailable what="Transactions" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />}
+      </>
+    );
+  }
+  if (!t) return <Loading label="Loading the transaction" />;
+  const steps = timeline(t, deliveries.data?.data ?? []);
+  const sending = t.sentAmount?.currency;
+  return (
+    <>
+      <Anchor {...linkProps('/transactions')} size="sm">← Transactions</Anchor>
+      <PageHeader
+        title={`${t.type === 'OUTGOING' ? 'Outgoing' : 'Incoming'} payment`}
+        description={
+          <Group gap="xs" component="span">
+            <StatusBadge status={t.status} />
+            {t.failureReason && <Badge color="red" variant="outline">{t.failureReason}</Badge>}
+            <Text span size="sm" c="dimmed">{t.id}</Text>
+          </Group>
+        }
+      />
+      <Stack>
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Card withBorder padding="lg">
+            <Title order={4} mb="sm">Amounts</Title>
+            <SimpleGrid cols={{ base: 1, xs: 2 }}>
+              <Field label="Sent"><Text fw={700} size="lg" data-testid="sent-amount">{formatMoney(t.sentAmount)}</Text></Field>
+              <Field label="Received"><Text fw={700} size="lg">{formatMoney(t.receivedAmount)}</Text></Field>
+              <Field label="Exchange rate">{t.exchangeRate !== undefined ? `${t.exchangeRate} ${t.sentAmount?.currency.code ?? ''} per ${t.receivedAmount?.currency.code ?? ''}` : null}</Field>
+              <Field label="Fees">{t.fees !== undefined && sending ? formatAmount(t.fees, sending) : t.fees}</Field>
+              <Field label="Customer">
+                {t.customerId ? <Anchor size="sm" {...linkProps(`/customers/${encodeURIComponent(t.customerId)}`)}>{t.platformCustomerId ?? t.customerId}</Anchor> : null}
+              </Field>
+              <Field label="Quote">{t.quoteId ? <IdText id={t.quoteId} /> : null}</Field>
+              <Field label="Reference">{t.reconciliationInstructions?.reference}</Field>
+              <Field label="Description">{t.description}</Field>
+              <Field label="Created"><DateTime value={t.createdAt} /></Field>
+              <Field label="Settled"><DateTime value={t.settledAt} /></Field>
+            </SimpleGrid>
+          </Card>
+          <Card withBorder padding="lg">
+            <Title order={4} mb="sm">Status timeline</Title>
+            <Timeline active={steps.length - 1} bulletSize={14} lineWidth={2} data-testid="timeline">
+              {steps.map((s) => (
+                <Timeline.Item key={s.status} title={s.status}>
+                  <Text size="xs" c="dimmed"><DateTime value={s.at} /></Text>
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          </Card>
+        </SimpleGrid>
+        {t.refund && (
+          <Card withBorder padding="lg">
+            <Title order={4} mb="sm">Refund</Title>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+              <Field label="Status">{t.refund.status && <StatusBadge status={t.refund.status} />}</Field>
+              <Field label="Reason">{t.refund.reason}</Field>
+              <Field label="Reference">{t.refund.reference}</Field>
+              <Field label="Initiated"><DateTime value={t.refund.initiatedAt} /></Field>
+              <Field label="Settled"><DateTime value={t.refund.settledAt} /></Field>
+            </SimpleGrid>
+          </Card>
+        )}
+        {t.rateDetails && (
+          <Card withBorder padding="lg">
+            <Title order={4} mb="sm">Rate details</Title>
+            <JsonBlock value={t.rateDetails} maxHeight={200} />
+          </Card>
+        )}
+        <Card withBorder padding="lg">
+          <Title order={4} mb="sm">Webhook deliveries</Title>
+          <DataState
+            loading={deliveries.loading}
+            error={deliveries.error}
+            onRetry={deliveries.reload}
+            what="Webhook deliveries"
+            isEmpty={(deliveries.data?.data.length ?? 0) === 0}
+            empty={<Empty title="No webhooks for this transaction yet">Each status change is sent to your webhook endpoint and logged here.</Empty>}
+          >
+            <DeliveryTable rows={deliveries.data?.data ?? []} onOpen={setOpen} />
+            <Pager list={deliveries} />
+          </DataState>
+          {open && (
+            <Card withBorder mt="sm" padding="sm">
+              <Group justify="space-between"><Text fw={600} size="sm">{open.type} · {open.status}</Text><Anchor size="sm" onClick={() => setOpen(undefined)}>Close</Anchor></Group>
+              <JsonBlock value={open.event} maxHeight={240} />
+            </Card>
+          )}
+        </Card>
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import type { Container } from '../container.js';
+import type { App } from '../http/types.js';
+import { dashboardPages } from './pages.js';
+import { dashboardRoutes } from './routes.js';
+
+export { authenticateSession, SESSION_COOKIE } from './auth.js';
+export { createDashboardService, type DashboardService } from './service.js';
+
+/** The web dashboard: its session routes under /dashboard/api and its pages under /dashboard/. */
+export async function registerDashboard(app: App, container: Container) {
+  dashboardRoutes(app, container);
+  await dashboardPages(app);
+}
