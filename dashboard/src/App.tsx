@@ -44,18 +44,20 @@ function Page({ path }: { path: string }) {
   );
 }
 
+function EnvironmentBadge({ environment }: { environment: Environment }) {
+  return environment === 'SANDBOX' ? (
+    <Badge color="orange" variant="filled" radius="sm" data-testid="env-badge" style={{ flexShrink: 0 }}>
+      Sandbox
+    </Badge>
+  ) : (
+    <Badge color="blue" variant="filled" radius="sm" data-testid="env-badge" style={{ flexShrink: 0 }}>
+      Production
+    </Badge>
+  );
+}
+
 function EnvironmentSwitch({ environment, onChange, busy }: { environment: Environment; onChange: (e: Environment) => void; busy: boolean }) {
   return (
-    <Group gap="xs" wrap="nowrap">
-      {environment === 'SANDBOX' ? (
-        <Badge color="orange" variant="filled" radius="sm" data-testid="env-badge">
-          Sandbox
-        </Badge>
-      ) : (
-        <Badge color="blue" variant="filled" radius="sm" data-testid="env-badge">
-          Production
-        </Badge>
-      )}
       <SegmentedControl
         size="xs"
         aria-label="Environment"
@@ -68,7 +70,6 @@ function EnvironmentSwitch({ environment, onChange, busy }: { environment: Envir
         ]}
         color={environment === 'SANDBOX' ? 'orange' : 'blue'}
       />
-    </Group>
   );
 }
 
@@ -128,7 +129,11 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
               </Text>
             </Group>
             <Group gap="sm" wrap="nowrap">
-              <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />
+              <EnvironmentBadge environment={session.environment} />
+              {/* On a phone the switch lives in the menu; the badge and the stripe stay in view. */}
+              <Box visibleFrom="sm">
+                <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />
+              </Box>
               <Menu position="bottom-end" withinPortal>
                 <Menu.Target>
                   <Button variant="default" size="xs" visibleFrom="xs" aria-label="Account">
@@ -146,6 +151,9 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="sm">
+          <Box hiddenFrom="sm" mb="sm">
+            <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />
+          </Box>
           <Stack gap={2}>
             {NAV.map((item) => {
               const active = item.path === '/' ? path === '/' : path === item.path || path.startsWith(`${item.path}/`);

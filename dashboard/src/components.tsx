@@ -186,7 +186,9 @@ export function IdText({ id }: { id: string }) {
       <CopyButton value={id} timeout={1200}>
         {({ copied, copy }) => (
           <ActionIcon size="xs" variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`Copy ${id}`}>
-            {copied ? '✓' : '⧉'}
+            <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              {copied ? <path d="M5 12l5 5L20 7" /> : <><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a2 2 0 0 1 2-2h10" /></>}
+            </svg>
           </ActionIcon>
         )}
       </CopyButton>

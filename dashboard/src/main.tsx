@@ -8,6 +8,8 @@ import { App } from './App';
 
 // The server puts a fresh CSP nonce in this meta tag; the <style> elements Mantine writes carry it.
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+// The scroll lock of modals (react-remove-scroll, through get-nonce) reads the nonce from here.
+(globalThis as { __webpack_nonce__?: string }).__webpack_nonce__ = nonce;
 
 const theme = createTheme({
   primaryColor: 'blue',

@@ -36,7 +36,8 @@ function securityHeaders(reply: FastifyReply, nonce: string) {
 
 /**
  * The dashboard's pages at /dashboard/: hashed assets from dashboard/dist/assets (cached for a
- * year), and index.html with a fresh CSP nonce for every other path (the app routes in the browser).
+ * year; an unknown asset is 404), and index.html with a fresh CSP nonce for every other path (the
+ * app routes in the browser).
  */
 export async function dashboardPages(app: App, dist = DASHBOARD_DIST) {
   const indexFile = path.join(dist, 'index.html');
@@ -56,22 +57,24 @@ export async function dashboardPages(app: App, dist = DASHBOARD_DIST) {
     });
 
     await scope.register(fastifyStatic, {
-      root: dist,
-      prefix: '/dashboard/',
-      wildcard: false,
+      root: path.join(dist, 'assets'),
+      prefix: '/dashboard/assets/',
       index: false,
       decorateReply: false,
-      allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders: (reply) => {
         reply.header('Content-Security-Policy', contentSecurityPolicy(randomBytes(16).toString('base64')));
       },
     });
 
-    scope.get('/dashboard/*', { schema: { hide: true } as object }, async (_req, reply) => {
+    const page = async (_req: unknown, reply: FastifyReply) => {
       const nonce = randomBytes(16).toString('base64');
       securityHeaders(reply, nonce);
       reply.type('text/html; charset=utf-8');
       return template.replaceAll(NONCE_PLACEHOLDER, nonce);
-    });
+    };
+    // With ignoreTrailingSlash this route also answers /dashboard/: only the bare path redirects,
+    // so the app's relative URLs resolve under /dashboard/.
+    scope.get('/dashboard', { schema: { hide: true } as object }, async (req, reply) => (req.url.split('?')[0] === '/dashboard' ? reply.redirect('/dashboard/', 302) : page(req, reply)));
+    scope.get('/dashboard/*', { schema: { hide: true } as object }, page);
   });
 }

@@ -132,11 +132,11 @@ export function SandboxPage() {
             description="Pays a quote funded by payment instructions, as the customer's bank would (POST /sandbox/send)."
             path="/sandbox/send"
             fields={[
-              { name: 'quoteId', label: 'Quote', placeholder: 'Quote:…', required: true },
+              { name: 'quote', label: 'Quote id or payment reference', placeholder: 'Quote:… or the reference of its payment instructions', required: true },
               { name: 'currencyCode', label: 'Currency', placeholder: 'USD', required: true },
               { name: 'currencyAmount', label: 'Amount (smallest unit)', placeholder: 'empty: the quote amount', description: 'A different amount tests FUNDING_AMOUNT_MISMATCH' },
             ]}
-            build={(v) => ({ quoteId: v.quoteId?.trim(), currencyCode: v.currencyCode?.trim().toUpperCase(), ...(amountOf(v.currencyAmount) === undefined ? {} : { currencyAmount: amountOf(v.currencyAmount) }) })}
+            build={(v) => ({ ...(/^Quote:/.test(v.quote?.trim() ?? '') ? { quoteId: v.quote.trim() } : { reference: v.quote?.trim() }), currencyCode: v.currencyCode?.trim().toUpperCase(), ...(amountOf(v.currencyAmount) === undefined ? {} : { currencyAmount: amountOf(v.currencyAmount) }) })}
           />
           <Simulation
             title="Simulate an incoming payment"
