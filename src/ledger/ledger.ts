@@ -63,13 +63,10 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
   async function currencies(trx: Executor, scope: Scope, transfers: TransferInput[]): Promise<string[]> {
     if (transfers.length === 0 || transfers.length > MAX_TRANSFERS) throw new Error(`a journal holds 1 to ${MAX_TRANSFERS} transfers`);
     const ids = [...new Set(transfers.flatMap((t) => [t.debitAccountId, t.creditAccountId]))];
-    const rows = await trx
-      .selectFrom('ledger_accounts')
-      .select(['id', 'currency'])
-      .where('platform_id', '=', scope.platformId)
-      .where('environment', '=', scope.environment)
-      .where('id', 'in', ids)
-      .execute();
+    // By primary key only, scope checked here: with the scope in the WHERE clause SQLite's
+    // planner prefers the (platform_id, environment, …) index for 3+ ids and scans the scope.
+    const rows = (await trx.selectFrom('ledger_accounts').select(['id', 'currency', 'platform_id', 'environment']).where('id', 'in', ids).execute())
+      .filter((r) => r.platform_id === scope.platformId && r.environment === scope.environment);
     const currencyOf = new Map(rows.map((r) => [r.id, r.currency]));
     return transfers.map((t) => {
       // These are programming errors: services check the ids they are given before moving money.
@@ -124,13 +121,9 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     if (input.pendingTransferIds.length === 0 || input.pendingTransferIds.length > MAX_TRANSFERS) throw new Error(`resolve 1 to ${MAX_TRANSFERS} pending transfers`);
     return db.tx(async (trx) => {
       const now = clock.now().toISOString();
-      const pending = await trx
-        .selectFrom('ledger_transfers')
-        .selectAll()
-        .where('platform_id', '=', scope.platformId)
-        .where('environment', '=', scope.environment)
-        .where('id', 'in', input.pendingTransferIds)
-        .execute();
+      // By primary key only (see currencies()): otherwise SQLite scans every transfer of the scope.
+      const pending = (await trx.selectFrom('ledger_transfers').selectAll().where('id', 'in', input.pendingTransferIds).execute())
+        .filter((p) => p.platform_id === scope.platformId && p.environment === scope.environment);
       const byId = new Map(pending.map((p) => [p.id, p]));
       for (const id of input.pendingTransferIds) {
         const p = byId.get(id);

@@ -1,0 +1,60 @@
+import type { Scope } from '../../common/scope.js';
+import type { Executor } from '../../db/database.js';
+import type { QuotesTable } from '../../db/schema.js';
+import type { TransactionRow } from '../transactions/repository.js';
+
+export type QuoteRow = QuotesTable;
+
+/** A quote with its transaction, which holds its amounts and status. */
+export interface QuoteWithTransaction {
+  id: string;
+  quote: QuoteRow;
+  tx: TransactionRow;
+}
+
+export interface QuoteFilters {
+  customerId?: string;
+  /** transaction statuses the quote status stands for */
+  statuses?: string[];
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+export const quoteRepository = {
+  insert(db: Executor, row: QuoteRow) {
+    return db.insertInto('quotes').values(row).execute();
+  },
+
+  async find(db: Executor, scope: Scope, id: string): Promise<QuoteWithTransaction | undefined> {
+    const quote = await db
+      .selectFrom('quotes')
+      .selectAll()
+      .where('id', '=', id)
+      .where('platform_id', '=', scope.platformId)
+      .where('environment', '=', scope.environment)
+      .executeTakeFirst();
+    if (!quote) return undefined;
+    const tx = await db.selectFrom('transactions').selectAll().where('id', '=', quote.transaction_id).executeTakeFirstOrThrow();
+    return { id: quote.id, quote, tx };
+  },
+
+  filtered(db: Executor, scope: Scope, f: QuoteFilters) {
+    let q = db
+      .selectFrom('quotes as q')
+      .innerJoin('transactions as t', 't.id', 'q.transaction_id')
+      .where('q.platform_id', '=', scope.platformId)
+      .where('q.environment', '=', scope.environment);
+    if (f.customerId) q = q.where('q.customer_id', '=', f.customerId);
+    if (f.statuses) q = q.where('t.status', 'in', f.statuses);
+    if (f.createdAfter) q = q.where('q.created_at', '>=', f.createdAfter);
+    if (f.createdBefore) q = q.where('q.created_at', '<=', f.createdBefore);
+    return q;
+  },
+
+  /** The transactions of a page of quotes, by id. */
+  async transactionsOf(db: Executor, quotes: QuoteRow[]): Promise<Map<string, TransactionRow>> {
+    if (quotes.length === 0) return new Map();
+    const rows = await db.selectFrom('transactions').selectAll().where('id', 'in', quotes.map((q) => q.transaction_id)).execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  },
+};

@@ -1,0 +1,211 @@
+import type { Clock } from '../../common/clock.js';
+import { invalidField } from '../../common/errors.js';
+import { newId } from '../../common/ids.js';
+import { paginate, type Cursors, type PageRequest } from '../../common/pagination.js';
+import type { Scope } from '../../common/scope.js';
+import type { Database, Executor } from '../../db/database.js';
+import { toNumber } from '../../db/values.js';
+import { currency as currencyInfo } from '../../common/currencies.js';
+import { externalAccountRepository } from '../external-accounts/repository.js';
+import { fundingInstructions, newFundingReference } from '../internal-accounts/instructions.js';
+import type { PaymentEngine } from '../transactions/engine.js';
+import type { TransactionRow } from '../transactions/repository.js';
+import { transactionRepository } from '../transactions/repository.js';
+import { checkCurrencyLimits, counterpartyInformation, paymentRailOf, usableExternalAccount, type AccountDeps } from '../transactions/rules.js';
+import type { QuoteDestination, UmaPayments } from '../incoming/uma.js';
+import { quoteErrors } from './errors.js';
+import { priceWithRates, type Fx } from './pricing.js';
+import { quoteRepository as repo, type QuoteFilters, type QuoteRow, type QuoteWithTransaction } from './repository.js';
+import type { QuoteCreate, QuoteView } from './schemas.js';
+import { resolveSource } from './sources.js';
+import { quoteView, transactionStatusesOf } from './view.js';
+
+/** Quote lifetimes: 5 minutes, 15 for a JIT quote funded by a bank payment (it takes longer to send). */
+export const QUOTE_TTL_MS = 5 * 60_000;
+export const JIT_BANK_QUOTE_TTL_MS = 15 * 60_000;
+
+export interface QuoteServiceDeps extends AccountDeps {
+  db: Database;
+  clock: Clock;
+  cursors: Cursors;
+  fx: Fx;
+  engine: PaymentEngine;
+  /** UMA destinations and receiver lookups (src/modules/incoming/uma.ts); a getter, since it is built after the payments. */
+  uma: () => UmaPayments;
+}
+
+export function createQuoteService(deps: QuoteServiceDeps) {
+  const { db, clock, engine } = deps;
+
+  async function load(ex: Executor, scope: Scope, id: string): Promise<QuoteWithTransaction> {
+    const found = await repo.find(ex, scope, id);
+    if (!found) throw quoteErrors.QUOTE_NOT_FOUND({ quoteId: id });
+    return found;
+  }
+
+  /** Executes inside the caller's transaction: checks, then the payment engine. */
+  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow): Promise<QuoteView> {
+    if (quote.funding === 'REALTIME') throw quoteErrors.QUOTE_REQUIRES_FUNDING({ quoteId: quote.id });
+    if (tx.status === 'EXPIRED' || (tx.status === 'PENDING' && clock.now().toISOString() >= quote.expires_at)) {
+      throw quoteErrors.QUOTE_EXPIRED({ quoteId: quote.id, expiresAt: quote.expires_at });
+    }
+    if (tx.status !== 'PENDING') throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id, status: tx.status });
+    const done = deps.uma().isUmaPayment(tx)
+      ? await deps.uma().initiate(trx, scope, quote, tx, 'quote executed')
+      : await engine.initiate(trx, tx, (await externalAccountRepository.find(trx, scope, tx.external_account_id))!, 'quote executed');
+    if (!done) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id });
+    return quoteView(quote, done);
+  }
+
+  return {
+    load,
+    executeIn,
+
+    async create(scope: Scope, input: QuoteCreate): Promise<QuoteView> {
+      const ex = db.executor();
+      const source = await resolveSource(deps, ex, scope, input.source);
+      if (input.immediatelyExecute && source.funding === 'REALTIME') {
+        throw invalidField('immediatelyExecute', 'is only for a source that is an internal account or a pullable external account; a REALTIME_FUNDING quote executes when its payment arrives');
+      }
+      // A UMA address (src/modules/incoming/uma.ts) or an external account; both checked against a lookupId if given.
+      let dest: QuoteDestination;
+      if (input.destination.destinationType === 'UMA_ADDRESS') {
+        dest = await deps.uma().destination(ex, scope, input, source.funding);
+      } else {
+        if (input.destination.accountId === undefined) throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
+        if (input.destination.umaAddress !== undefined) throw invalidField('destination.umaAddress', 'is only for destinationType UMA_ADDRESS');
+        const destination = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
+        if (input.destination.currency && input.destination.currency !== destination.currency) {
+          throw invalidField('destination.currency', `must be ${destination.currency}, the currency of the destination account`);
+        }
+        const checkReceivedAmount = await deps.uma().checkAccountLookup(ex, scope, input, destination);
+        dest = {
+          currency: destination.currency,
+          externalAccountId: destination.id,
+          view: { destinationType: 'ACCOUNT', accountId: destination.id, currency: destination.currency, paymentRail: paymentRailOf(destination) },
+          counterpartyInformation: counterpartyInformation(destination),
+          checkReceivedAmount,
+        };
+      }
+      const sending = source.currency;
+      const receiving = dest.currency;
+      const lockedAmount = BigInt(input.lockedCurrencyAmount);
+      await checkCurrencyLimits(ex, scope, [
+        { currency: sending, field: 'source.currency' },
+        { currency: receiving, field: 'destination.currency' },
+      ]);
+      const price = await priceWithRates(deps.fx, scope.environment, { sending, receiving, lockedSide: input.lockedCurrencySide, lockedAmount });
+      await checkCurrencyLimits(ex, scope, [
+        { currency: sending, amount: price.totalSendingAmount, field: 'lockedCurrencyAmount' },
+        { currency: receiving, amount: price.totalReceivingAmount, field: 'lockedCurrencyAmount' },
+      ]);
+      dest.checkReceivedAmount(price.totalReceivingAmount);
+
+      const now = clock.now();
+      const quoteId = newId('Quote');
+      const transactionId = newId('Transaction');
+      const reference = newFundingReference();
+      const jitBank = source.funding === 'REALTIME' && currencyInfo(sending).kind === 'FIAT';
+      const expiresAt = new Date(now.getTime() + (jitBank ? JIT_BANK_QUOTE_TTL_MS : QUOTE_TTL_MS));
+      const instructions =
+        source.funding === 'REALTIME'
+          ? fundingInstructions({ id: transactionId, currency: sending, funding_reference: reference, customer_id: source.customerId }, scope.environment).map(({ isPlatformAccount: _p, ...i }) => ({
+              ...i,
+              instructionsNotes: `Pay exactly ${price.totalSendingAmount} (minor units of ${sending}) before ${expiresAt.toISOString()}${i.accountOrWalletInfo.reference ? `, with the reference ${reference} in the payment memo` : ' to this address'}; the quote executes when the payment arrives. Sandbox: simulate it with POST /sandbox/send.`,
+            }))
+          : [];
+      const tx: TransactionRow = {
+        id: transactionId,
+        platform_id: scope.platformId,
+        environment: scope.environment,
+        type: 'OUTGOING',
+        kind: 'QUOTE',
+        funding: source.funding,
+        status: 'PENDING',
+        quote_id: quoteId,
+        customer_id: source.customerId,
+        platform_customer_id: source.platformCustomerId,
+        internal_account_id: source.funding === 'INTERNAL' ? source.accountId! : null,
+        external_account_id: dest.externalAccountId,
+        source: JSON.stringify(source.view),
+        destination: JSON.stringify(dest.view),
+        sending_currency: sending,
+        sent_amount: price.totalSendingAmount,
+        receiving_currency: receiving,
+        received_amount: price.totalReceivingAmount,
+        converted_amount: price.convertedAmount,
+        fees: price.feesIncluded,
+        counterparty_fee: price.counterpartyFixedFee,
+        exchange_rate: price.exchangeRate,
+        rate_details: price.rateDetails ? JSON.stringify(price.rateDetails) : null,
+        description: input.description ?? null,
+        counterparty_information: JSON.stringify(dest.counterpartyInformation),
+        reference,
+        payment_instructions: JSON.stringify(instructions),
+        failure_reason: null,
+        refund: null,
+        pending_transfer_ids: null,
+        settled_at: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      };
+      const quote: QuoteRow = {
+        id: quoteId,
+        platform_id: scope.platformId,
+        environment: scope.environment,
+        transaction_id: transactionId,
+        customer_id: source.customerId,
+        funding: source.funding,
+        locked_side: input.lockedCurrencySide,
+        locked_amount: lockedAmount,
+        purpose_of_payment: input.purposeOfPayment ?? null,
+        sender_customer_info: input.senderCustomerInfo ? JSON.stringify(input.senderCustomerInfo) : null,
+        lookup_id: input.lookupId ?? null,
+        expires_at: expiresAt.toISOString(),
+        created_at: now.toISOString(),
+      };
+      return db.tx(async (trx) => {
+        await transactionRepository.insert(trx, tx);
+        await repo.insert(trx, quote);
+        await engine.scheduleExpiry(trx, { quoteId, transactionId, platformId: scope.platformId, environment: scope.environment }, expiresAt);
+        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx);
+        return quoteView(quote, tx);
+      });
+    },
+
+    async get(scope: Scope, id: string): Promise<QuoteView> {
+      const { quote, tx } = await load(db.executor(), scope, id);
+      return quoteView(quote, tx);
+    },
+
+    /** POST /quotes/{id}/execute: prefunded or pullable quotes, once, before expiresAt. */
+    async execute(scope: Scope, id: string): Promise<QuoteView> {
+      return db.tx(async (trx) => {
+        const { quote, tx } = await load(trx, scope, id);
+        return executeIn(trx, scope, quote, tx);
+      });
+    },
+
+    list(scope: Scope, filters: Omit<QuoteFilters, 'statuses'> & { status?: QuoteView['status'] }, page: PageRequest) {
+      const ex = db.executor();
+      const { status, ...rest } = filters;
+      const f: QuoteFilters = { ...rest, ...(status ? { statuses: transactionStatusesOf(status) } : {}) };
+      return paginate({
+        cursors: deps.cursors,
+        request: page,
+        scope: `quotes|${scope.platformId}|${scope.environment}|${JSON.stringify(filters)}`,
+        fetch: async (after, n) => {
+          let q = repo.filtered(ex, scope, f).selectAll('q');
+          if (after) q = q.where('q.id', '<', after);
+          const quotes = await q.orderBy('q.id', 'desc').limit(n).execute();
+          const txs = await repo.transactionsOf(ex, quotes);
+          return quotes.map((quote) => ({ id: quote.id, quote, tx: txs.get(quote.transaction_id)! }));
+        },
+        count: async () => toNumber((await repo.filtered(ex, scope, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        view: (r: QuoteWithTransaction) => quoteView(r.quote, r.tx),
+      });
+    },
+  };
+}
+
+export type QuoteService = ReturnType<typeof createQuoteService>;

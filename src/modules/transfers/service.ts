@@ -1,0 +1,125 @@
+/**
+ * Same-currency transfers without a quote (spec): transfer-out pays an external account from an
+ * internal account; transfer-in pulls from a pullable external account into an internal account.
+ * Both create a transaction and start it at once through the payment engine.
+ */
+import type { Clock } from '../../common/clock.js';
+import { invalidField } from '../../common/errors.js';
+import { newId } from '../../common/ids.js';
+import type { Scope } from '../../common/scope.js';
+import type { Database } from '../../db/database.js';
+import type { ExternalAccountRow } from '../external-accounts/repository.js';
+import { newFundingReference } from '../internal-accounts/instructions.js';
+import { priceTransfer, type Fx } from '../quotes/pricing.js';
+import type { PaymentEngine } from '../transactions/engine.js';
+import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
+import { checkCurrencyLimits, counterpartyInformation, paymentRailOf, usableExternalAccount, usableInternalAccount, type AccountDeps } from '../transactions/rules.js';
+import { transactionView } from '../transactions/view.js';
+import type { TransferIn, TransferOut } from './schemas.js';
+
+export interface TransferServiceDeps extends AccountDeps {
+  db: Database;
+  clock: Clock;
+  fx: Fx;
+  engine: PaymentEngine;
+}
+
+export function createTransferService(deps: TransferServiceDeps) {
+  const { db, clock, engine } = deps;
+
+  async function start(scope: Scope, row: TransactionRow, external: ExternalAccountRow, cause: string) {
+    return db.tx(async (trx) => {
+      await transactionRepository.insert(trx, row);
+      // A fresh row is PENDING and nobody else knows its id, so initiate cannot lose a race.
+      return transactionView((await engine.initiate(trx, row, external, cause))!);
+    });
+  }
+
+  function baseRow(scope: Scope, currency: string, amount: bigint, description: string | undefined, fx: Fx) {
+    const price = priceTransfer(fx, currency, amount);
+    const now = clock.now().toISOString();
+    return {
+      id: newId('Transaction'),
+      platform_id: scope.platformId,
+      environment: scope.environment,
+      status: 'PENDING',
+      quote_id: null,
+      sending_currency: currency,
+      sent_amount: price.totalSendingAmount,
+      receiving_currency: currency,
+      received_amount: price.totalReceivingAmount,
+      converted_amount: price.convertedAmount,
+      fees: price.feesIncluded,
+      counterparty_fee: price.counterpartyFixedFee,
+      exchange_rate: '1',
+      rate_details: null,
+      description: description ?? null,
+      reference: newFundingReference(),
+      payment_instructions: '[]',
+      failure_reason: null,
+      refund: null,
+      pending_transfer_ids: null,
+      settled_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  return {
+    async transferOut(scope: Scope, input: TransferOut) {
+      const ex = db.executor();
+      const internal = await usableInternalAccount(deps, ex, scope, input.source.accountId);
+      const external = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
+      if (external.currency !== internal.currency) {
+        throw invalidField('destination.accountId', `is a ${external.currency} account but the source holds ${internal.currency}; transfers do not convert (create a quote instead)`);
+      }
+      const amount = BigInt(input.amount);
+      await checkCurrencyLimits(ex, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
+      const row: TransactionRow = {
+        ...baseRow(scope, internal.currency, amount, input.description, deps.fx),
+        type: 'OUTGOING',
+        kind: 'TRANSFER_OUT',
+        funding: 'INTERNAL',
+        customer_id: internal.customer_id,
+        platform_customer_id: internal.platform_customer_id,
+        internal_account_id: internal.id,
+        external_account_id: external.id,
+        source: JSON.stringify({ sourceType: 'ACCOUNT', accountId: internal.id, customerId: internal.customer_id, currency: internal.currency }),
+        destination: JSON.stringify({ destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency, paymentRail: paymentRailOf(external) }),
+        counterparty_information: JSON.stringify(counterpartyInformation(external)),
+      };
+      return start(scope, row, external, 'transfer-out requested');
+    },
+
+    async transferIn(scope: Scope, input: TransferIn) {
+      const ex = db.executor();
+      const external = await usableExternalAccount(deps, ex, scope, input.source.accountId, 'source.accountId', { pullable: true });
+      const internal = await usableInternalAccount(deps, ex, scope, input.destination.accountId);
+      if (external.currency !== internal.currency) {
+        throw invalidField('source.accountId', `is a ${external.currency} account but the destination holds ${internal.currency}; transfers do not convert`);
+      }
+      // Pulling money is allowed only from the account holder's own bank account.
+      if (external.customer_id !== internal.customer_id) {
+        throw invalidField('source.accountId', 'belongs to another owner than the destination internal account; pull only from the owner’s own external account');
+      }
+      const amount = BigInt(input.amount);
+      await checkCurrencyLimits(ex, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
+      const row: TransactionRow = {
+        ...baseRow(scope, internal.currency, amount, input.description, deps.fx),
+        type: 'INCOMING',
+        kind: 'TRANSFER_IN',
+        funding: 'PULL',
+        customer_id: internal.customer_id,
+        platform_customer_id: internal.platform_customer_id,
+        internal_account_id: internal.id,
+        external_account_id: external.id,
+        source: JSON.stringify({ sourceType: 'ACCOUNT', accountId: external.id, customerId: external.customer_id, currency: external.currency }),
+        destination: JSON.stringify({ destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency, paymentRail: paymentRailOf(external) }),
+        counterparty_information: JSON.stringify(counterpartyInformation(external)),
+      };
+      return start(scope, row, external, 'transfer-in requested');
+    },
+  };
+}
+
+export type TransferService = ReturnType<typeof createTransferService>;

@@ -1,0 +1,76 @@
+/**
+ * PRODUCTION: the manual rail (payments wait in PROCESSING until an operator settles or fails
+ * them, as `npx corridor payout settle|fail` does) and the operator's rate feed (RATES_FILE with
+ * RATES_MAX_AGE_MS: 503 when missing or stale).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, testContext, type TestContext } from './helpers/context.js';
+import { expectLedgerBalanced } from './helpers/ledger.js';
+import { balance, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
+
+const ratesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-rates-')), 'rates.json');
+const writeRates = (asOf: Date) => fs.writeFileSync(ratesFile, JSON.stringify({ asOf: asOf.toISOString(), base: 'USD', rates: { EUR: '0.9', BTC: '0.00001' } }));
+
+let ctx: TestContext;
+let prod: string;
+beforeAll(async () => {
+  writeRates(new Date());
+  ctx = await testContext({ env: { RATES_FILE: ratesFile, RATES_MAX_AGE_MS: '60000' } });
+  prod = await ctx.platform.token(['VIEW', 'TRANSACT', 'MANAGE'], 'PRODUCTION');
+});
+
+const operate = (id: string, kind: 'COMPLETE' | 'FAIL') =>
+  ctx.container.payments.engine.operate(id, kind === 'COMPLETE' ? { kind } : { kind, reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'test operator');
+
+describe('the manual rail', () => {
+  it('pulls and payouts wait in PROCESSING until the operator settles or fails them', async () => {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
+    const pulled = await call(ctx, 'POST', '/transfer-in', { auth: prod, body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 10_000 } });
+    expect(pulled.body.status).toBe('PROCESSING');
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(0);
+    expect((await operate(pulled.body.id, 'COMPLETE')).status).toBe('COMPLETED');
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(10_000);
+
+    const paid = await call(ctx, 'POST', '/transfer-out', { auth: prod, body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 4_000 } });
+    expect(paid.body.status).toBe('PROCESSING');
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(6_000);
+    const failed = await operate(paid.body.id, 'FAIL');
+    expect(failed).toMatchObject({ status: 'FAILED', failure_reason: 'OFFRAMP_FAILED' });
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(10_000);
+    await expect(operate(paid.body.id, 'COMPLETE')).rejects.toMatchObject({ code: 'TRANSACTION_NOT_PROCESSING' });
+    await expect(operate('Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000000', 'COMPLETE')).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
+    const tx = (await call(ctx, 'GET', `/transactions/${paid.body.id}`, { auth: prod })).body;
+    expect(tx.refund).toMatchObject({ status: 'COMPLETED', reason: 'TRANSACTION_FAILED' });
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('quotes are priced from the rates file; a stale file answers 503 RATES_STALE; JIT funding is refused', async () => {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
+    const iban = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id, auth: prod });
+    const q = await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod);
+    expect(q.status).toBe(201);
+    expect(q.body.totalReceivingAmount).toBe(8973); // (10000 − 30) × 0.9
+    expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, { lockedCurrencySide: 'SENDING', destination: { accountId: iban.id } , source: { customerId: customer.id, currency: 'USD' } }, prod), 400, 'INVALID_INPUT');
+    writeRates(new Date(Date.now() - 120_000));
+    const stale = expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod), 503, 'RATES_STALE');
+    expect(stale.details).toMatchObject({ base: 'USD', quote: 'EUR' });
+    // The sandbox keeps its own fixed table.
+    const sandbox = await fundedCustomer(ctx, ['USD'], 0);
+    const sandboxIban = await externalAccount(ctx, 'IBAN', '000', { customerId: sandbox.customer.id });
+    expect((await quoteFromAccount(ctx, sandbox.accounts.USD.id, sandboxIban.id, 10_000)).body.totalReceivingAmount).toBe(9172);
+  });
+});
+
+describe('without a production rate source', () => {
+  it('production quotes answer 503 RATE_UNAVAILABLE', async () => {
+    const bare = await testContext();
+    const token = await bare.platform.token(['VIEW', 'TRANSACT', 'MANAGE'], 'PRODUCTION');
+    const { customer, accounts } = await fundedCustomer(bare, ['USD'], 0, token);
+    const iban = await externalAccount(bare, 'IBAN', '000', { customerId: customer.id, auth: token });
+    expectError(await quoteFromAccount(bare, accounts.USD.id, iban.id, 10_000, {}, token), 503, 'RATE_UNAVAILABLE');
+  });
+});
