@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { commonErrors } from './common/errors.js';
+import { commonErrors, invalidInput } from './common/errors.js';
 import { ErrorSchema } from './common/schemas.js';
 import { allows } from './common/scope.js';
 import type { Container } from './container.js';
-import { authenticateSession, registerDashboard } from './dashboard/index.js';
+import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
+import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiModules } from './modules/index.js';
@@ -20,6 +21,21 @@ export const API_PREFIX = `/${API_VERSION}`;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const { $id: _ignored, ...errorResponse } = ErrorSchema as typeof ErrorSchema & { $id?: string };
+
+/** Headers of every answer: tracing, and what a security scanner expects of a JSON API. */
+function standardHeaders(req: FastifyRequest, reply: FastifyReply) {
+  reply.header('X-Request-Id', req.id);
+  reply.header('X-Content-Type-Options', 'nosniff');
+  reply.header('Cache-Control', 'no-store');
+  // /docs (Swagger UI) and /dashboard set their own policies.
+  if (!reply.hasHeader('Referrer-Policy')) reply.header('Referrer-Policy', 'no-referrer');
+  if (!reply.hasHeader('X-Frame-Options')) reply.header('X-Frame-Options', 'DENY');
+  if (!reply.hasHeader('Content-Security-Policy') && !req.url.startsWith('/docs') && !req.url.startsWith('/dashboard')) {
+    reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  }
+  // HTTPS as the client saw it (X-Forwarded-Proto counts only with TRUST_PROXY).
+  if (req.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+}
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -36,6 +52,14 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     },
     ajv: { customOptions: { coerceTypes: 'array' } },
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a path segment over maxParamLength, broken percent-encoding) in the D2 shape too.
+    frameworkErrors: (err, req, reply) => {
+      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'has a segment longer than 100 characters' : 'is not a valid URL path';
+      standardHeaders(req, reply as FastifyReply);
+      (reply as FastifyReply).code(400).send(invalidInput([{ field: '(path)', in: 'path', message }]).toBody());
+    },
+    // A hop count is valid at run time; Fastify's types omit it.
+    trustProxy: container.config.trustProxy as boolean | string,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -48,11 +72,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   // Parses cookies before the authentication hook below (the dashboard's session cookie).
   await app.register(cookie);
 
-  app.addHook('onSend', async (req, reply) => {
-    reply.header('X-Request-Id', req.id);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Cache-Control', 'no-store');
-  });
+  app.addHook('onSend', async (req, reply) => standardHeaders(req, reply));
 
   // Every API route declares its permission; POST routes honour Idempotency-Key; every route
   // documents the error shape.
@@ -61,22 +81,34 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     const config = (route.config ?? {}) as { permission?: string; idempotency?: 'transaction' | 'record' };
     if (!config.permission) throw new Error(`route ${route.method} ${route.url} declares no permission`);
     const schema = (route.schema ??= {}) as Record<string, unknown>;
-    if (config.permission !== 'PUBLIC') schema.security = [{ basicAuth: [] }];
+    // The role the route needs, as OpenAPI 3.1 lets non-OAuth schemes name roles (tools and the security matrix read it).
+    if (config.permission !== 'PUBLIC') schema.security = [{ basicAuth: [config.permission] }];
     const response = (schema.response ??= {}) as Record<string, unknown>;
     response['4xx'] ??= errorResponse;
     response['5xx'] ??= errorResponse;
     if (route.method === 'POST') route.handler = container.idempotency.wrap(route.handler as never, config.idempotency) as never;
   });
 
-  app.addHook('onRequest', async (req) => {
+  // Failed authentications are limited per client address (src/http/rate-limit.ts).
+  const authFailures = createFailureLimiter({ limit: container.config.authFailureLimit, windowMs: container.config.authFailureWindowMs });
+  app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (!req.routeOptions.url?.startsWith(API_PREFIX) || config.permission === 'PUBLIC' || !config.permission) return;
+    const retryAfter = authFailures.retryAfterSeconds(req.ip);
+    if (retryAfter > 0) {
+      reply.header('Retry-After', String(retryAfter));
+      throw commonErrors.RATE_LIMITED({ reason: 'too many failed authentications from this address', retryAfterSeconds: retryAfter });
+    }
     // Without an Authorization header, the dashboard's session cookie may authenticate (src/dashboard).
     const auth =
       req.headers.authorization === undefined
         ? await authenticateSession(container.dashboard, req, container.config.publicUrl)
         : await container.authenticator.authenticate(req.headers.authorization);
-    if (!auth) throw commonErrors.UNAUTHORIZED();
+    if (!auth) {
+      // A presented credential (header or session cookie) that failed counts; no credential at all does not.
+      if (req.headers.authorization !== undefined || req.cookies?.[SESSION_COOKIE]) authFailures.fail(req.ip);
+      throw commonErrors.UNAUTHORIZED();
+    }
     if (!allows(auth.permissions, config.permission)) {
       throw commonErrors.FORBIDDEN({ requiredPermission: config.permission, tokenPermissions: auth.permissions });
     }

@@ -32,6 +32,22 @@ export interface Config {
   webhookAllowPrivateAddresses: boolean;
   /** Webhook deliveries this node runs at once (each may wait up to 10 s on a slow receiver). */
   webhookConcurrency: number;
+  /** JSON fee schedule (docs/pricing.md); unset: the default fees. */
+  feesFile?: string;
+  /** PRODUCTION rates: a JSON document in a file (re-read when it changes) or at a URL (polled). */
+  ratesFile?: string;
+  ratesUrl?: string;
+  ratesPollIntervalMs: number;
+  /** Quotes are refused (503 RATES_STALE) when the rates document is older than this. */
+  ratesMaxAgeMs: number;
+  /** Failed authentications one client address may make per window before it gets 429 (0 turns the limit off). */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
+  /**
+   * Whether to believe X-Forwarded-For / X-Forwarded-Proto (behind a load balancer): false, true,
+   * a number of proxy hops, or a comma-separated list of proxy addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +61,17 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     return fallback;
   }
   return n;
+}
+
+/** TRUST_PROXY: unset/false, true, a hop count, or proxy addresses/CIDRs separated by commas. */
+function trustProxy(raw: string | undefined, problems: string[]): boolean | number | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  if (/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(value)) return value;
+  problems.push('TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses');
+  return false;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -68,6 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminPassword !== undefined && (adminPassword.length < 12 || adminPassword.length > 256)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD must be 12 to 256 characters');
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || 'false';
   if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push('WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false');
+  const ratesFile = env.RATES_FILE || undefined;
+  const ratesUrl = env.RATES_URL || undefined;
+  if (ratesFile && ratesUrl) problems.push('set RATES_FILE or RATES_URL, not both');
+  if (ratesUrl && !/^https?:\/\//.test(ratesUrl)) problems.push('RATES_URL must be an http:// or https:// URL');
   const config: Config = {
     host,
     port,
@@ -88,6 +119,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: env.WORKERS !== 'false',
     webhookAllowPrivateAddresses: allowPrivate === 'true',
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256, problems),
+    feesFile: env.FEES_FILE ? path.resolve(env.FEES_FILE) : undefined,
+    ratesFile: ratesFile ? path.resolve(ratesFile) : undefined,
+    ratesUrl,
+    ratesPollIntervalMs: integer(env, 'RATES_POLL_INTERVAL_MS', 60_000, 1000, 86_400_000, problems),
+    ratesMaxAgeMs: integer(env, 'RATES_MAX_AGE_MS', 600_000, 1000, 7 * 86_400_000, problems),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000, problems),
+    authFailureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

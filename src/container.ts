@@ -20,6 +20,12 @@ import { createDocumentService } from './modules/documents/service.js';
 import { createPlatformService } from './modules/platforms/service.js';
 import { createTokenService } from './modules/tokens/service.js';
 import { createDashboardService } from './dashboard/service.js';
+import { createPayments } from './modules/transactions/index.js';
+import { createFx } from './modules/quotes/pricing.js';
+import { createRails } from './rails/index.js';
+import { createReceiverService } from './modules/receiver/service.js';
+import { createResolver } from './modules/receiver/resolver.js';
+import { createIncoming } from './modules/incoming/index.js';
 
 export interface Overrides {
   clock?: Clock;
@@ -88,6 +94,18 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     externalAccounts: createExternalAccountService({ db, clock, cursors, customers }),
   };
 
+  // Quotes, transfers and transactions: FX pricing, the payment engine and the rails (src/rails).
+  const fx = createFx(config, clock, (err) => process.emitWarning(`rates: ${err.message}`));
+  const payments = createPayments({
+    db, clock, cursors, jobs, ledger, fx, events: webhooks.outbox, rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
+    customers, internalAccounts: services.internalAccounts, externalAccounts: services.externalAccounts,
+    uma: () => incoming.uma,
+  });
+  // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
+  const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts });
+  // Incoming payments (src/modules/incoming): arrivals, approvals and their deadlines, over the payment lifecycle.
+  const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver });
+
   return {
     config,
     db,
@@ -98,7 +116,12 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     /** Dashboard users and sessions (src/dashboard). */
     dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs }),
     ledger,
-    services,
+    services: { ...services, ...payments.services, receiver, incoming: incoming.service },
+    /** Incoming payments: processNext() runs due approval deadlines (worker). */
+    incoming,
+    /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */
+    payments,
+    fx,
     jobs,
     /** The outbox: `events.emit(trx, scope, { type, subject, payload })` inside the change's transaction. */
     events: webhooks.outbox,
@@ -109,6 +132,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
       return () => jobWaiters.delete(wake);
     },
     async close() {
+      fx.stop();
       await db.close();
     },
   };

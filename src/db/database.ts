@@ -117,6 +117,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   const reader = memory ? writer : new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, true)) }) });
   const als = new AsyncLocalStorage<Executor>();
   let batch: Batch | undefined;
+  let closed = false;
 
   /** Commits the open group: scheduled one event-loop turn after the group opened. */
   function commitBatch(): Promise<void> {
@@ -141,7 +142,10 @@ function openSqlite(opts: DatabaseOptions): Database {
         batch = newBatch();
         // better-sqlite3 answers synchronously, so requests queue only across event-loop turns:
         // committing on the next turn lets every request that arrived meanwhile join this group.
-        setImmediate(() => void commitBatch());
+        // close() commits the open group itself; a commit scheduled before it must not touch the closed connection.
+        setImmediate(() => {
+          if (!closed) void commitBatch();
+        });
       }
       const mine = batch;
       await sql`savepoint tx`.execute(conn);
@@ -171,6 +175,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     },
     async close() {
       await commitBatch();
+      closed = true;
       await writer.destroy();
       if (reader !== writer) await reader.destroy();
     },

@@ -24,9 +24,46 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+/**
+ * Where a NUL character (U+0000) sits in a value, as an Ajv instance path, or undefined. PostgreSQL
+ * text cannot hold NUL (the query would fail with a 500), so every input refuses it up front.
+ * Iterative: a deeply nested body must not exhaust the stack.
+ */
+export function nulCharacterPath(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return at;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${at}/${i}`]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        const path = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (k.includes('\u0000')) return path;
+        stack.push([item, path]);
+      }
+    }
+  }
+  return undefined;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(schema as object);
+  const checked: Validate = (data) => {
+    const at = nulCharacterPath(data);
+    if (at !== undefined) {
+      checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'nul', params: {}, message: 'must not contain the NUL character (U+0000)' }];
+      return false;
+    }
+    const ok = validate(data) as boolean;
+    checked.errors = validate.errors;
+    return ok;
+  };
+  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 const where: Record<string, FieldProblem['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };

@@ -52,7 +52,11 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       const acc = await trx.selectFrom('ledger_accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       const b = balanceOf(acc);
       const after = b.available + d.creditsPosted - d.debitsPosted - d.debitsPending;
-      if (Number(acc.non_negative) === 1 && after < 0n) {
+      // On PostgreSQL this read may already see a funding that committed after the UPDATE was
+      // refused, so the floor is judged by elimination: below the ceiling, a non-negative account
+      // was refused for want of funds at the moment the debit was tried.
+      const ceilingAfter = BigInt(acc.credits_posted) + d.creditsPosted + BigInt(acc.credits_pending) + d.creditsPending - BigInt(acc.debits_posted) - d.debitsPosted;
+      if (Number(acc.non_negative) === 1 && (after < 0n || ceilingAfter <= MAX_BALANCE)) {
         throw ledgerErrors.INSUFFICIENT_FUNDS({ accountId: id, currency: acc.currency, available: Number(b.available), requested: Number(d.debitsPosted + d.debitsPending - d.creditsPosted) });
       }
       throw ledgerErrors.BALANCE_LIMIT_EXCEEDED({ accountId: id, currency: acc.currency, limit: Number(MAX_BALANCE) });

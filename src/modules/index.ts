@@ -10,6 +10,13 @@ import { webhookRoutes } from './webhooks/routes.js';
 import { internalAccountRoutes } from './internal-accounts/routes.js';
 import { sandboxFundRoutes } from './sandbox/fund.js';
 import { externalAccountRoutes } from './external-accounts/routes.js';
+import { quoteRoutes } from './quotes/routes.js';
+import { transactionRoutes } from './transactions/routes.js';
+import { transferRoutes } from './transfers/routes.js';
+import { sandboxSendRoutes } from './sandbox/send.js';
+import { receiverRoutes } from './receiver/routes.js';
+import { incomingRoutes } from './incoming/routes.js';
+import { sandboxReceiveRoutes } from './sandbox/receive.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
-export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes, beneficialOwnerRoutes, documentRoutes, discoveryRoutes, internalAccountRoutes, sandboxFundRoutes, externalAccountRoutes, configRoutes, webhookRoutes];
+export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes, beneficialOwnerRoutes, documentRoutes, discoveryRoutes, internalAccountRoutes, sandboxFundRoutes, externalAccountRoutes, configRoutes, webhookRoutes, quoteRoutes, transactionRoutes, transferRoutes, sandboxSendRoutes, receiverRoutes, incomingRoutes, sandboxReceiveRoutes];

@@ -32,6 +32,28 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
       },
     }),
   ];
+  // Payments: timed sandbox outcomes and quote expiries (durable jobs, src/modules/transactions/engine.ts).
+  {
+    const loop = startWorker({
+      name: 'payments',
+      idleMs: 1000,
+      onError: (err) => log.error({ err }, 'payment job failed'),
+      processNext: () => container.payments.engine.processNext(),
+    });
+    const unsubscribe = container.onJobEnqueued(() => loop.wake());
+    workers.push({ wake: () => loop.wake(), stop: async () => { unsubscribe(); await loop.stop(); } });
+  }
+  // Incoming payments: approval deadlines (durable jobs, src/modules/incoming).
+  {
+    const loop = startWorker({
+      name: 'incoming',
+      idleMs: 1000,
+      onError: (err) => log.error({ err }, 'incoming payment job failed'),
+      processNext: () => container.incoming.processNext(),
+    });
+    const unsubscribe = container.onJobEnqueued(() => loop.wake());
+    workers.push({ wake: () => loop.wake(), stop: async () => { unsubscribe(); await loop.stop(); } });
+  }
   // Webhook delivery: several loops, since one attempt may wait 10 s on a slow receiver; the
   // database hands each due delivery to one loop (of one node). Woken right after an enqueue.
   for (let i = 0; i < container.config.webhookConcurrency; i++) {

@@ -50,10 +50,10 @@ export function basic(clientId: string, clientSecret: string): string {
 }
 
 /** Builds the app in-process on a fresh database; closes everything after the file's tests. */
-export async function testContext(opts: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestContext> {
+export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]> } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', ...opts.env });
-  const container = await createContainer(config, { db, clock: opts.clock });
+  const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve });
   const app = await buildApp(container);
 
   async function newPlatform(name = 'Test platform'): Promise<TestPlatform> {

@@ -9,8 +9,8 @@ import { linkProps } from '../router';
 import { useSession } from '../session';
 import type { Transaction } from '../transactions';
 
-/** Where the sandbox simulates a payment arriving for a customer (the payments API's sandbox tool). */
-export const SANDBOX_RECEIVE_PATH = '/sandbox/receive';
+/** Where the sandbox simulates a UMA payment arriving for a customer (docs/incoming-payments.md). */
+export const SANDBOX_RECEIVE_PATH = '/sandbox/uma/receive';
 
 function TransactionResult({ result }: { result: Transaction }) {
   return (
@@ -140,14 +140,20 @@ export function SandboxPage() {
           />
           <Simulation
             title="Simulate an incoming payment"
-            description={`A payment arriving for a customer from outside (POST ${SANDBOX_RECEIVE_PATH}).`}
+            description={`A UMA payment arriving for a customer from outside (POST ${SANDBOX_RECEIVE_PATH}).`}
             path={SANDBOX_RECEIVE_PATH}
             fields={[
-              { name: 'customerId', label: 'Customer', placeholder: 'Customer:…', required: true },
+              { name: 'receiverUmaAddress', label: "Customer's UMA address", placeholder: '$alice@…', required: true, description: 'Suffix 003 asks for approval, 004 and 005 fail the payment' },
               { name: 'currencyCode', label: 'Currency', placeholder: 'USD', required: true },
               { name: 'currencyAmount', label: 'Amount (smallest unit)', placeholder: '10000', required: true },
+              { name: 'senderFullName', label: "Sender's full name", placeholder: 'needed when your configuration requires FULL_NAME' },
             ]}
-            build={(v) => ({ customerId: v.customerId?.trim(), currencyCode: v.currencyCode?.trim().toUpperCase(), currencyAmount: amountOf(v.currencyAmount) })}
+            build={(v) => ({
+              receiverUmaAddress: v.receiverUmaAddress?.trim(),
+              currencyCode: v.currencyCode?.trim().toUpperCase(),
+              currencyAmount: amountOf(v.currencyAmount),
+              ...(v.senderFullName?.trim() ? { senderCustomerInfo: { FULL_NAME: v.senderFullName.trim() } } : {}),
+            })}
           />
         </SimpleGrid>
       </Stack>

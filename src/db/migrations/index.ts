@@ -5,6 +5,9 @@ import * as m002 from './002_onboarding.js';
 import * as m003 from './003_ledger_accounts.js';
 import * as m004 from './004_webhooks.js';
 import * as m005 from './005_dashboard.js';
+import * as m006 from './006_payments.js';
+import * as m007 from './007_incoming.js';
+import * as m008 from './008_list_counts.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -13,4 +16,7 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '003_ledger_accounts': m003,
   '004_webhooks': m004,
   '005_dashboard': m005,
+  '006_payments': m006,
+  '007_incoming': m007,
+  '008_list_counts': m008,
 };

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CurrencyCode, DateTime } from '../../common/schemas.js';
+import { IncomingConfigPatch, IncomingConfigSchema } from './incoming.js';
 
 // A DNS name (labels of letters, digits and hyphens), optionally with a port, as UMA addresses allow.
 export const UMA_DOMAIN_PATTERN = '^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(:[0-9]{1,5})?$';
@@ -30,6 +31,7 @@ export const ConfigPatchBody = Type.Object(
     currencies: Type.Optional(
       Type.Array(CurrencySettingInput, { maxItems: 50, description: 'Settings of the listed currencies; unlisted currencies keep theirs' }),
     ),
+    ...IncomingConfigPatch,
   },
   { additionalProperties: false },
 );
@@ -48,5 +50,6 @@ export const ConfigSchema = Type.Object({
   webhookPublicKey: Type.String({ description: 'Ed25519 public key (PEM) that verifies X-Corridor-Signature; read-only' }),
   umaDomain: Type.String(),
   currencies: Type.Array(CurrencySettingSchema, { description: 'Every supported currency with its settings' }),
+  ...IncomingConfigSchema,
   updatedAt: DateTime,
 });

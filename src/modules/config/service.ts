@@ -11,6 +11,7 @@ import { platformConfig } from '../platforms/service.js';
 import { configErrors } from './errors.js';
 import type { ConfigPatch } from './schemas.js';
 import { allCurrencySettings, mergeCurrencySettings } from './settings.js';
+import { incomingSettingsView, mergeIncomingSettings } from './incoming.js';
 
 export interface ConfigServiceDeps {
   db: Database;
@@ -52,6 +53,7 @@ export function createConfigService(deps: ConfigServiceDeps) {
       webhookPublicKey: await keys.publicKeyPem(scope),
       umaDomain: row.uma_domain,
       currencies: allCurrencySettings(row),
+      ...incomingSettingsView(row),
       updatedAt: row.updated_at,
     };
   }
@@ -70,6 +72,7 @@ export function createConfigService(deps: ConfigServiceDeps) {
         const changes: Partial<PlatformConfigsTable> = { updated_at: now };
         if (patch.webhookEndpoint !== undefined) changes.webhook_endpoint = patch.webhookEndpoint;
         if (patch.currencies) changes.currency_settings = mergeCurrencySettings(current.currency_settings, patch.currencies);
+        Object.assign(changes, mergeIncomingSettings(current, patch));
         const domain = patch.umaDomain?.toLowerCase();
         const moving = domain !== undefined && domain !== current.uma_domain;
         if (moving) changes.uma_domain = domain;

@@ -12,6 +12,12 @@ import type { CustomerCreate, CustomerPatch } from './schemas.js';
 import { customerView } from './view.js';
 import { invalidField } from '../../common/errors.js';
 import { syncCustomerAccounts } from '../internal-accounts/sync.js';
+import { bumpCount, readCount } from '../../db/counters.js';
+
+/** Whether a list request has no filter at all (live customers of the scope: the counted list). */
+function unfiltered(f: CustomerFilters): boolean {
+  return Object.entries(f).every(([k, v]) => v === undefined || (k === 'includeDeleted' && v === false));
+}
 
 export interface CustomerServiceDeps {
   db: Database;
@@ -82,6 +88,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           updated_at: now,
         };
         await customerRepository.insert(trx, row).catch(conflictError);
+        await bumpCount(trx, scope, 'customers', 1);
         // One internal account per enabled currency, in the same transaction as the customer.
         await syncCustomerAccounts(trx, db.dialect, scope, row.id, currencies, now);
         return customerView(row);
@@ -122,6 +129,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         const now = clock.now().toISOString();
         const changes = { is_deleted: toDbBool(true), deleted_at: now, updated_at: now };
         await customerRepository.update(trx, id, changes);
+        await bumpCount(trx, scope, 'customers', -1);
         return customerView({ ...row, ...changes });
       });
     },
@@ -137,7 +145,12 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        count: async () => toNumber((await customerRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        // Without filters the maintained count answers (docs/decisions.md, "Scale"); a filtered count
+        // costs what the index range of its matches costs.
+        count: async () =>
+          unfiltered(filters)
+            ? readCount(ex, scope, 'customers')
+            : toNumber((await customerRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
         view: customerView,
       });
     },

@@ -1,0 +1,26 @@
+/**
+ * Incoming payments assembled over the payment pieces: arrivals (what happens when money comes
+ * in, through the transactions lifecycle and engine) and the service behind approve, reject, the
+ * approval deadlines and the sandbox's simulated arrivals, and the sender's side of UMA quotes.
+ */
+import type { Clock } from '../../common/clock.js';
+import type { Database } from '../../db/database.js';
+import type { JobQueue } from '../../db/jobs.js';
+import type { Outbox } from '../../events/index.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { Fx } from '../quotes/pricing.js';
+import type { PaymentEngine } from '../transactions/engine.js';
+import type { Lifecycle } from '../transactions/lifecycle.js';
+import { createArrivals } from './arrival.js';
+import { createIncomingService } from './service.js';
+import { createUmaPayments } from './uma.js';
+import type { ReceiverService } from '../receiver/service.js';
+
+export function createIncoming(deps: { db: Database; clock: Clock; jobs: JobQueue; ledger: Ledger; events: Outbox; fx: Fx; lifecycle: Lifecycle; engine: PaymentEngine; receiver: ReceiverService }) {
+  const arrivals = createArrivals(deps);
+  const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, arrivals });
+  const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle });
+  return { arrivals, service, uma, processNext: service.processNext };
+}
+
+export type Incoming = ReturnType<typeof createIncoming>;

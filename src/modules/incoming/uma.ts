@@ -1,0 +1,129 @@
+/**
+ * Quotes that pay a UMA address (destinationType UMA_ADDRESS) and, with a lookupId, quotes to an
+ * external account: the checks against the receiver lookup, and the execution of a UMA payment.
+ * Executing reserves the sender's funds (PENDING → PROCESSING through the lifecycle, the same
+ * ledger legs as a payout: the money leaves the sender's books through PAYOUTS_IN_FLIGHT) and
+ * delivers the payment to the receiver. Receivers hosted here get an INCOMING transaction at
+ * once (arrival.ts); the sender's transaction follows its outcome. A remote receiver would be
+ * paid by a UMA pay request from a job after commit; lookups of remote addresses fail today,
+ * so no quote can name one.
+ */
+import { ApiError, invalidField } from '../../common/errors.js';
+import type { Scope } from '../../common/scope.js';
+import type { Executor } from '../../db/database.js';
+import type { ExternalAccountRow } from '../external-accounts/repository.js';
+import type { QuoteRow } from '../quotes/repository.js';
+import type { QuoteCreate } from '../quotes/schemas.js';
+import type { StoredCurrency } from '../receiver/repository.js';
+import { findHosted } from '../receiver/resolver.js';
+import type { ReceiverService } from '../receiver/service.js';
+import { paymentRuleErrors } from '../transactions/errors.js';
+import type { Lifecycle } from '../transactions/lifecycle.js';
+import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
+import type { TransactionView } from '../transactions/schemas.js';
+import type { Arrivals } from './arrival.js';
+import { incomingRepository } from './repository.js';
+
+/** Where a quote's money goes, as the quote service stores it. */
+export interface QuoteDestination {
+  currency: string;
+  /** '' for a UMA address (no external account takes part) */
+  externalAccountId: string;
+  view: TransactionView['destination'];
+  counterpartyInformation: Record<string, string>;
+  /** Refuses an amount the receiver does not accept (its lookup's limits). */
+  checkReceivedAmount(amount: bigint): void;
+}
+
+export const isUmaPayment = (tx: Pick<TransactionRow, 'destination'>) => (JSON.parse(tx.destination) as { destinationType?: string }).destinationType === 'UMA_ADDRESS';
+
+export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: Arrivals; lifecycle: Lifecycle }) {
+  const { receiver, lifecycle } = deps;
+
+  function limitsCheck(currencies: string, currency: string) {
+    const c = (JSON.parse(currencies) as StoredCurrency[]).find((x) => x.code === currency);
+    return (amount: bigint) => {
+      if (!c || ((c.minAmount === null || amount >= BigInt(c.minAmount)) && (c.maxAmount === null || amount <= BigInt(c.maxAmount)))) return;
+      throw paymentRuleErrors.AMOUNT_OUTSIDE_LIMITS(
+        { currency, field: 'lockedCurrencyAmount', amount: Number(amount), minAmount: c.minAmount, maxAmount: c.maxAmount, receiver: true },
+        "The amount received is outside the receiver's minimum or maximum for this currency (see the lookup's supportedCurrencies)",
+      );
+    };
+  }
+
+  return {
+    /** The UMA_ADDRESS destination of a new quote, checked against its lookup. */
+    async destination(ex: Executor, scope: Scope, input: QuoteCreate, funding: string): Promise<QuoteDestination> {
+      const d = input.destination;
+      if (d.accountId !== undefined) throw invalidField('destination.accountId', 'is not used with UMA_ADDRESS; give umaAddress');
+      if (d.umaAddress === undefined) throw invalidField('destination.umaAddress', 'is required when destinationType is UMA_ADDRESS');
+      if (funding === 'REALTIME') throw invalidField('source.sourceType', 'REALTIME_FUNDING cannot pay a UMA address; pay from an internal account or a pullable external account');
+      if (input.lookupId === undefined) throw invalidField('lookupId', 'is required to pay a UMA address: look the receiver up first (GET /receiver/uma/{receiverUmaAddress})');
+      if (d.currency === undefined) throw invalidField('destination.currency', "is required when destinationType is UMA_ADDRESS: one of the lookup's supportedCurrencies");
+      const address = d.umaAddress.toLowerCase();
+      const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { umaAddress: address }, d.currency, input.senderCustomerInfo);
+      return {
+        currency: d.currency,
+        externalAccountId: '',
+        view: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: d.currency },
+        counterpartyInformation: {},
+        checkReceivedAmount: limitsCheck(lookup.supported_currencies, d.currency),
+      };
+    },
+
+    /** A quote to an external account that names a lookup: the same checks against it. */
+    async checkAccountLookup(ex: Executor, scope: Scope, input: QuoteCreate, account: ExternalAccountRow) {
+      if (input.lookupId === undefined) return () => undefined;
+      const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { accountId: account.id }, account.currency, input.senderCustomerInfo);
+      return limitsCheck(lookup.supported_currencies, account.currency);
+    },
+
+    isUmaPayment,
+
+    /**
+     * Executes a UMA quote in the caller's transaction: reserve, deliver, follow. Undefined when
+     * the transaction was no longer PENDING (a concurrent request won).
+     */
+    async initiate(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, cause: string): Promise<TransactionRow | undefined> {
+      const started = await lifecycle.startProcessing(trx, tx, cause, null);
+      if (!started) return undefined;
+      // The receiver's side reads this transaction back to complete or refund it: store the reservation now.
+      await lifecycle.keepReservation(trx, started);
+      const address = (JSON.parse(tx.destination) as { umaAddress: string }).umaAddress;
+      const fail = (why: string) => lifecycle.fail(trx, started, 'PAY_REQUEST_FAILED', 'COMPLETED', `the UMA payment could not be delivered: ${why}`);
+      let hosted;
+      try {
+        hosted = await findHosted(trx, scope.environment, address);
+      } catch (e) {
+        if (e instanceof ApiError) return fail(`${address} no longer exists`);
+        throw e;
+      }
+      if (!hosted) return fail(`${address} is not hosted by this Corridor`);
+      const receiverScope: Scope = { platformId: hosted.config.platform_id, environment: scope.environment };
+      const account = await incomingRepository.receivingAccount(trx, receiverScope, hosted.customer.id, tx.receiving_currency);
+      if (!account) return fail(`the receiver no longer accepts ${tx.receiving_currency}`);
+      const sender = tx.customer_id ? await trx.selectFrom('customers').select('uma_address').where('id', '=', tx.customer_id).executeTakeFirst() : undefined;
+      await deps.arrivals.arrive(trx, {
+        origin: 'LOCAL',
+        receiver: { scope: receiverScope, customer: hosted.customer, config: hosted.config, address, internalAccountId: account.id },
+        currency: tx.receiving_currency,
+        receivedAmount: BigInt(tx.received_amount),
+        counterpartyFee: BigInt(tx.counterparty_fee),
+        sender: {
+          umaAddress: sender?.uma_address ?? null,
+          info: quote.sender_customer_info ? JSON.parse(quote.sender_customer_info) : {},
+          currency: tx.sending_currency,
+          sentAmount: BigInt(tx.sent_amount),
+          convertedAmount: BigInt(tx.converted_amount),
+          exchangeRate: tx.exchange_rate,
+          platformId: scope.platformId,
+          transactionId: tx.id,
+        },
+        description: tx.description,
+      });
+      return transactionRepository.find(trx, scope, tx.id);
+    },
+  };
+}
+
+export type UmaPayments = ReturnType<typeof createUmaPayments>;
