@@ -60,21 +60,26 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const authenticator = createAuthenticator({ db, ttlMs: config.authCacheTtlMs });
   const idempotency = createIdempotency({ db, clock });
   // Durable jobs (db/jobs.ts). enqueue runs inside the caller's transaction, before its commit,
-  // so the worker loops (workers/index.ts) are woken a moment later, and once more in case the
-  // commit was slow; their idle poll catches anything else.
-  const jobWaiters = new Set<() => void>();
-  let wakePending = false;
-  const wakeAll = () => {
-    for (const wake of jobWaiters) wake();
+  // so the loops that claim that kind (workers/index.ts) are woken a moment later, and once more
+  // in case the commit was slow. Only jobs due now wake anyone: a job due later (a quote's expiry)
+  // is found by the loops' idle poll, so it costs no burst of empty claims.
+  const jobWaiters = new Map<() => void, readonly string[]>();
+  const pendingKinds = new Set<string>();
+  const wakeKinds = (kinds: Iterable<string>) => {
+    const due = new Set(kinds);
+    for (const [wake, theirs] of jobWaiters) if (theirs.some((k) => due.has(k))) wake();
   };
-  const wakeJobWaiters = () => {
-    if (wakePending) return;
-    wakePending = true;
-    setTimeout(() => {
-      wakePending = false;
-      wakeAll();
-    }, 5).unref();
-    setTimeout(wakeAll, 100).unref();
+  const wakeJobWaiters = (job: { kind: string; runAt: Date }) => {
+    if (job.runAt.getTime() > clock.now().getTime() + 50) return;
+    if (pendingKinds.size === 0) {
+      setTimeout(() => {
+        const kinds = [...pendingKinds];
+        pendingKinds.clear();
+        wakeKinds(kinds);
+        setTimeout(() => wakeKinds(kinds), 100).unref();
+      }, 5).unref();
+    }
+    pendingKinds.add(job.kind);
   };
   const jobs = createJobQueue({ db, clock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters });
   const webhooks = createWebhookDelivery({ db, clock, jobs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve });
@@ -126,9 +131,9 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     /** The outbox: `events.emit(trx, scope, { type, subject, payload })` inside the change's transaction. */
     events: webhooks.outbox,
     webhooks,
-    /** Registers a worker's wake(), called shortly after any job is enqueued; returns the unregister. */
-    onJobEnqueued(wake: () => void): () => void {
-      jobWaiters.add(wake);
+    /** Registers a worker's wake(), called shortly after a job of these kinds becomes due; returns the unregister. */
+    onJobEnqueued(kinds: readonly string[], wake: () => void): () => void {
+      jobWaiters.set(wake, kinds);
       return () => jobWaiters.delete(wake);
     },
     async close() {

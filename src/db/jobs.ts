@@ -33,7 +33,7 @@ function toJob(row: JobsTable): Job {
  * transaction (BEGIN IMMEDIATE) serialises claims. A node that dies mid-job loses its lease and
  * another node picks the job up again — handlers are written to be safe to run twice.
  */
-export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: string; onEnqueue?: () => void }) {
+export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: string; onEnqueue?: (job: { kind: string; runAt: Date }) => void }) {
   const { db, clock } = deps;
 
   return {
@@ -41,6 +41,7 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
     async enqueue(ex: Executor, job: NewJob): Promise<string> {
       const now = clock.now();
       const id = newId('Job');
+      const runAt = job.runAt ?? now;
       await ex
         .insertInto('jobs')
         .values({
@@ -48,7 +49,7 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
           kind: job.kind,
           subject: job.subject ?? null,
           payload: JSON.stringify(job.payload ?? {}),
-          run_at: (job.runAt ?? now).toISOString(),
+          run_at: runAt.toISOString(),
           attempts: 0,
           locked_until: null,
           locked_by: null,
@@ -56,7 +57,7 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
           created_at: now.toISOString(),
         })
         .execute();
-      deps.onEnqueue?.();
+      deps.onEnqueue?.({ kind: job.kind, runAt });
       return id;
     },
 

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Container } from '../container.js';
+import { DELIVER_JOB } from '../events/types.js';
+import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
+import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
 import { startWorker, type Worker } from './loop.js';
 
 /**
@@ -7,68 +10,66 @@ import { startWorker, type Worker } from './loop.js';
  * nodes every node runs them and the database hands each unit to one of them.
  */
 export function startWorkers(container: Container, log: FastifyBaseLogger) {
-  const workers: Worker[] = [
+  const workers: Worker[] = [];
+
+  /** A loop over durable jobs of these kinds, woken as soon as one of them is due. */
+  function jobLoop(name: string, kinds: readonly string[], processNext: () => Promise<boolean>) {
+    const loop = startWorker({ name, idleMs: 1000, processNext, onError: (err) => log.error({ err, worker: name }, 'job failed') });
+    const unsubscribe = container.onJobEnqueued(kinds, () => loop.wake());
+    workers.push({
+      wake: () => loop.wake(),
+      stop: async () => {
+        unsubscribe();
+        await loop.stop();
+      },
+    });
+  }
+
+  workers.push(
     startWorker({
       name: 'idempotency-sweeper',
       idleMs: 60 * 60 * 1000,
       onError: (err) => log.error({ err }, 'idempotency sweeper failed'),
-      processNext: async () => {
-        // Keys are kept 24 h (D5); remove expired ones in small batches.
-        const now = container.clock.now().toISOString();
-        const expired = await container.db
-          .executor()
-          .selectFrom('idempotency_keys')
-          .select(['platform_id', 'environment', 'route', 'idempotency_key'])
-          .where('expires_at', '<', now)
-          .limit(500)
-          .execute();
-        if (expired.length === 0) return false;
-        await container.db.tx(async (trx) => {
-          for (const k of expired) {
-            await trx.deleteFrom('idempotency_keys').where('platform_id', '=', k.platform_id).where('environment', '=', k.environment).where('route', '=', k.route).where('idempotency_key', '=', k.idempotency_key).execute();
-          }
-        });
-        return expired.length === 500;
-      },
+      processNext: () => sweepIdempotencyKeys(container),
     }),
-  ];
-  // Payments: timed sandbox outcomes and quote expiries (durable jobs, src/modules/transactions/engine.ts).
-  {
-    const loop = startWorker({
-      name: 'payments',
-      idleMs: 1000,
-      onError: (err) => log.error({ err }, 'payment job failed'),
-      processNext: () => container.payments.engine.processNext(),
-    });
-    const unsubscribe = container.onJobEnqueued(() => loop.wake());
-    workers.push({ wake: () => loop.wake(), stop: async () => { unsubscribe(); await loop.stop(); } });
-  }
-  // Incoming payments: approval deadlines (durable jobs, src/modules/incoming).
-  {
-    const loop = startWorker({
-      name: 'incoming',
-      idleMs: 1000,
-      onError: (err) => log.error({ err }, 'incoming payment job failed'),
-      processNext: () => container.incoming.processNext(),
-    });
-    const unsubscribe = container.onJobEnqueued(() => loop.wake());
-    workers.push({ wake: () => loop.wake(), stop: async () => { unsubscribe(); await loop.stop(); } });
-  }
+  );
+  // Payments: timed sandbox outcomes and quote expiries (src/modules/transactions/engine.ts).
+  jobLoop('payments', PAYMENT_JOB_KINDS, () => container.payments.engine.processNext());
+  // Incoming payments: approval deadlines (src/modules/incoming).
+  jobLoop('incoming', INCOMING_JOB_KINDS, () => container.incoming.processNext());
   // Webhook delivery: several loops, since one attempt may wait 10 s on a slow receiver; the
-  // database hands each due delivery to one loop (of one node). Woken right after an enqueue.
+  // database hands each due delivery to one loop (of one node).
   for (let i = 0; i < container.config.webhookConcurrency; i++) {
-    const loop = startWorker({
-      name: `webhook-delivery-${i}`,
-      idleMs: 1000,
-      onError: (err) => log.error({ err }, 'webhook delivery failed'),
-      processNext: () => container.webhooks.worker.processNext(),
-    });
-    const unsubscribe = container.onJobEnqueued(() => loop.wake());
-    workers.push({ wake: () => loop.wake(), stop: async () => { unsubscribe(); await loop.stop(); } });
+    jobLoop(`webhook-delivery-${i}`, [DELIVER_JOB], () => container.webhooks.worker.processNext());
   }
   return {
     async stop() {
       await Promise.all(workers.map((w) => w.stop()));
     },
   };
+}
+
+/** Idempotency keys are kept 24 h (D5): removes expired ones in batches; true while more remain. */
+async function sweepIdempotencyKeys(container: Container): Promise<boolean> {
+  const now = container.clock.now().toISOString();
+  const expired = await container.db
+    .executor()
+    .selectFrom('idempotency_keys')
+    .select(['platform_id', 'environment', 'route', 'idempotency_key'])
+    .where('expires_at', '<', now)
+    .limit(500)
+    .execute();
+  if (expired.length === 0) return false;
+  await container.db.tx(async (trx) => {
+    for (const k of expired) {
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('platform_id', '=', k.platform_id)
+        .where('environment', '=', k.environment)
+        .where('route', '=', k.route)
+        .where('idempotency_key', '=', k.idempotency_key)
+        .execute();
+    }
+  });
+  return expired.length === 500;
 }
