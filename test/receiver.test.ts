@@ -85,14 +85,14 @@ describe('GET /receiver/uma/{receiverUmaAddress}', () => {
       const e = expectError(await call(ctx, 'GET', `/receiver/uma/${encodeURIComponent(bad)}`), 400, 'INVALID_INPUT');
       expect(e.details.fields[0]).toMatchObject({ field: 'receiverUmaAddress', in: 'path' });
     }
-    const remote = expectError(await call(ctx, 'GET', '/receiver/uma/$alice@wallet.example.com'), 502, 'LOOKUP_REQUEST_FAILED');
+    const remote = expectError(await call(ctx, 'GET', '/receiver/uma/$alice@wallet.example.com'), 400, 'LOOKUP_REQUEST_FAILED');
     expect(remote.details).toMatchObject({ umaAddress: '$alice@wallet.example.com', domain: 'wallet.example.com' });
     // A sandbox address is not reachable from production (and is not a remote provider either).
     const bob = await customerOf(b.auth, 'bob.env', bDomain, ['USD']);
     const prod = await ctx.platform.token(['VIEW'], 'PRODUCTION');
     expectError(await call(ctx, 'GET', `/receiver/uma/${bob.umaAddress}`, { auth: prod }), 404, 'UMA_ADDRESS_NOT_FOUND');
     const flaky = await customerOf(b.auth, 'flaky002', bDomain, ['USD']);
-    expect(expectError(await call(ctx, 'GET', `/receiver/uma/${flaky.umaAddress}`), 502, 'LOOKUP_REQUEST_FAILED').details.reason).toMatch(/002/);
+    expect(expectError(await call(ctx, 'GET', `/receiver/uma/${flaky.umaAddress}`), 400, 'LOOKUP_REQUEST_FAILED').details.reason).toMatch(/002/);
     expectError(await call(ctx, 'GET', `/receiver/uma/${bob.umaAddress}`, { query: { sendingCurrency: 'XXX' } }), 400, 'INVALID_INPUT');
     expectError(await call(ctx, 'GET', `/receiver/uma/${bob.umaAddress}`, { auth: null }), 401, 'UNAUTHORIZED');
   });

@@ -154,9 +154,9 @@ const STATUS_COLORS: Record<string, string> = {
   INACTIVE: 'gray',
 };
 
-export function StatusBadge({ status }: { status: string }) {
+export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   return (
-    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" radius="sm">
+    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" radius="sm" data-testid={testId}>
       {status}
     </Badge>
   );

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { openDatabase } from '../../src/db/database.js';
 import { cli, serverEnvironment, startServer, type RunningServer } from '../../test/helpers/server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
 
@@ -353,6 +354,17 @@ async function settledTransactions(w: World, timeoutMs: number): Promise<any[]> 
   }
 }
 
+/** The jobs rows naming these subjects, for a diagnosis when a payment never finishes. */
+async function jobsOf(cluster: Cluster, subjects: string[]): Promise<string> {
+  const db = await openDatabase({ url: cluster.env.DATABASE_URL ?? path.join(cluster.dataDir, 'corridor.db') });
+  try {
+    const rows = await db.executor().selectFrom('jobs').select(['kind', 'subject', 'run_at', 'locked_until', 'locked_by', 'attempts', 'last_error']).execute();
+    return JSON.stringify(rows.filter((r) => subjects.some((s) => r.subject?.includes(s))), (_k, v) => (typeof v === 'bigint' ? Number(v) : v)).slice(0, 2000);
+  } finally {
+    await db.close();
+  }
+}
+
 /** Proves the effects; returns every violation found (empty: all good). */
 export async function verify(cluster: Cluster, w: World, opts: { webhookTimeoutMs?: number } = {}): Promise<{ problems: string[]; facts: Record<string, number> }> {
   const problems: string[] = [];
@@ -370,8 +382,9 @@ export async function verify(cluster: Cluster, w: World, opts: { webhookTimeoutM
     const stored = tokens.filter((t) => t.name === name);
     if (stored.length !== 1 || stored[0].id !== ids[0] || new Set(ids).size !== 1) problems.push(`token ${name}: ${stored.length} stored, answers ${ids.join(',')}`);
   }
-  // Quotes: at most one execution each, and one transaction per executed quote.
-  const txs = await settledTransactions(w, 120_000);
+  // Quotes: at most one execution each, and one transaction per executed quote. A job leased by a
+  // killed node waits for its lease (60 s) to end before another node takes it.
+  const txs = await settledTransactions(w, 180_000);
   const byQuote = new Map<string, number>();
   for (const t of txs) if (t.quoteId) byQuote.set(t.quoteId, (byQuote.get(t.quoteId) ?? 0) + 1);
   for (const [quoteId, keys] of w.executions) {
@@ -381,7 +394,7 @@ export async function verify(cluster: Cluster, w: World, opts: { webhookTimeoutM
   for (const [quoteId, n] of byQuote) if (n > 1) problems.push(`quote ${quoteId}: ${n} transactions`);
   for (const id of w.transfers) if (!txs.some((t) => t.id === id)) problems.push(`transfer ${id} answered but not stored`);
   const open = txs.filter((t) => !TERMINAL.has(t.status));
-  if (open.length) problems.push(`${open.length} payments still open: ${open.slice(0, 3).map((t) => `${t.id} ${t.status}`).join(', ')}`);
+  if (open.length) problems.push(`${open.length} payments still open: ${open.slice(0, 3).map((t) => `${t.id} ${t.status}`).join(', ')}; their jobs: ${await jobsOf(cluster, open.map((t) => t.id))}`);
   // Money: the balance is every acknowledged funding once, less every payment that went out.
   const funded = [...w.fundings.values()].reduce((s, a) => s + a, 0);
   const ours = txs.filter((t) => t.type === 'OUTGOING' && t.source?.accountId === w.accountId);

@@ -199,13 +199,11 @@ export interface Answer {
 }
 
 /**
- * The only 5xx answers the API gives on purpose: a sandbox identifier ending in 109 (a simulated
- * provider error, 500), and a receiver lookup whose UMA provider cannot be asked (502, the
- * receiver module's gateway error). Anything else at 5xx is a bug.
+ * The only 5xx answer the API gives on purpose: a sandbox identifier ending in 109 (a simulated
+ * provider error, 500). Anything else at 5xx is a bug.
  */
 function expected5xx(status: number, body: any, requestText: string): boolean {
-  if (status === 500 && body?.code === 'INTERNAL_ERROR') return /109(@[^"]*)?"/.test(requestText);
-  return status === 502 && body?.code === 'LOOKUP_REQUEST_FAILED';
+  return status === 500 && body?.code === 'INTERNAL_ERROR' && /109(@[^"]*)?"/.test(requestText);
 }
 
 /** Problems with an answer: an unexpected 5xx, a non-D2 error, a body off its schema. */

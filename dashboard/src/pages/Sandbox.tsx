@@ -54,7 +54,7 @@ function Simulation({ title, description, path, fields, build }: {
   }
 
   return (
-    <Card withBorder padding="lg">
+    <Card withBorder padding="lg" data-testid="simulation">
       <Title order={4}>{title}</Title>
       <Text size="sm" c="dimmed" mb="sm">{description}</Text>
       <form onSubmit={submit}>

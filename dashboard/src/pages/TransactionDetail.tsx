@@ -12,7 +12,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
       <Text size="xs" c="dimmed">{label}</Text>
-      <Text size="sm" component="div">{children ?? '—'}</Text>
+      <Text size="sm" component="div" data-testid={`field-${label}`}>{children ?? '—'}</Text>
     </div>
   );
 }
@@ -24,8 +24,10 @@ interface Step {
 }
 
 /**
- * The status timeline from what the server recorded: creation, each status the webhooks of this
- * transaction carried (in order), settlement, and the current status.
+ * The status timeline from what the server recorded: creation (every transaction starts PENDING:
+ * a quote waiting to be executed or funded, a transfer or an arriving payment not yet under way,
+ * docs/payments.md), each status the webhooks of this transaction carried (in order), and the
+ * current status.
  */
 function timeline(t: Transaction, deliveries: Delivery[]): Step[] {
   const steps: Step[] = [];
@@ -39,7 +41,7 @@ function timeline(t: Transaction, deliveries: Delivery[]): Step[] {
     .filter((d) => !d.resendOf)
     .map((d) => ({ tx: d.event.transaction as Partial<Transaction> | undefined, at: String(d.event.timestamp ?? d.createdAt) }))
     .sort((a, b) => a.at.localeCompare(b.at));
-  add('CREATED', t.createdAt, 'created');
+  add('PENDING', t.createdAt, 'created');
   for (const e of events) add(e.tx?.status, e.tx?.updatedAt ?? e.at, 'webhook');
   add(t.status, t.updatedAt ?? t.settledAt ?? t.createdAt, 'current');
   return steps;
@@ -69,7 +71,7 @@ export function TransactionDetailPage({ id }: { id: string }) {
         title={`${t.type === 'OUTGOING' ? 'Outgoing' : 'Incoming'} payment`}
         description={
           <Group gap="xs" component="span">
-            <StatusBadge status={t.status} />
+            <StatusBadge status={t.status} testId="transaction-status" />
             {t.failureReason && <Badge color="red" variant="outline">{t.failureReason}</Badge>}
             <Text span size="sm" c="dimmed">{t.id}</Text>
           </Group>
@@ -98,8 +100,8 @@ export function TransactionDetailPage({ id }: { id: string }) {
             <Title order={4} mb="sm">Status timeline</Title>
             <Timeline active={steps.length - 1} bulletSize={14} lineWidth={2} data-testid="timeline">
               {steps.map((s) => (
-                <Timeline.Item key={s.status} title={s.status}>
-                  <Text size="xs" c="dimmed"><DateTime value={s.at} /></Text>
+                <Timeline.Item key={s.status} title={s.status} data-testid="timeline-step">
+                  <Text size="xs" c="dimmed"><DateTime value={s.at} />{s.source === 'created' ? ' · created' : ''}</Text>
                 </Timeline.Item>
               ))}
             </Timeline>
@@ -139,7 +141,7 @@ export function TransactionDetailPage({ id }: { id: string }) {
           {open && (
             <Card withBorder mt="sm" padding="sm">
               <Group justify="space-between"><Text fw={600} size="sm">{open.type} · {open.status}</Text><Anchor size="sm" onClick={() => setOpen(undefined)}>Close</Anchor></Group>
-              <JsonBlock value={open.event} maxHeight={240} />
+              <div data-testid="delivery-event"><JsonBlock value={open.event} maxHeight={240} /></div>
             </Card>
           )}
         </Card>

@@ -23,7 +23,8 @@ import { incomingErrors } from './errors.js';
 import { incomingRepository as repo, type IncomingRow } from './repository.js';
 
 export const INCOMING_JOB_KINDS = [APPROVAL_TIMEOUT_JOB] as const;
-const LEASE_MS = 60_000;
+// Handlers are quick database work, so a job held by a node that died is retried after 15 s.
+const LEASE_MS = 15_000;
 
 export interface SandboxReceive {
   receiverUmaAddress: string;

@@ -17,7 +17,8 @@ import { transactionRepository as repo, type TransactionRow } from './repository
 export const PAYMENT_STEP_JOB = 'payment.step';
 export const QUOTE_EXPIRE_JOB = 'quote.expire';
 export const PAYMENT_JOB_KINDS = [PAYMENT_STEP_JOB, QUOTE_EXPIRE_JOB] as const;
-const LEASE_MS = 60_000;
+// Handlers are quick database work, so a job held by a node that died is retried after 15 s.
+const LEASE_MS = 15_000;
 
 /** Jobs of one payment run in order, in their own namespace (webhook jobs use `webhook:`). */
 export const paymentSubject = (transactionId: string) => `payment:${transactionId}`;
