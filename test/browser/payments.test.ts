@@ -9,7 +9,8 @@ import { sandboxIdentifier } from '../../src/identifiers/sandbox-fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { signIn, startHarness, watchProblems, type Harness } from './harness.js';
 
-const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
+/** A link of the side navigation (Sandbox tools carries a "sandbox" badge in its name). */
+const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('link', { name: name === 'Sandbox tools' ? /^Sandbox tools/ : name, exact: true });
 /** The text of a labelled field of the transaction page ("Sent", "Exchange rate", …). */
 const field = (page: Page, label: string) => page.getByTestId(`field-${label}`);
 const text = async (l: Locator) => (await l.textContent())?.replace(/\s+/g, ' ').trim();
@@ -56,6 +57,7 @@ describe('payments in the dashboard', () => {
       description: 'rent for May',
     });
     context = await h.context();
+    context.setDefaultTimeout(10_000);
     page = await context.newPage();
     problems = watchProblems(page);
     await signIn(page);
@@ -71,7 +73,8 @@ describe('payments in the dashboard', () => {
   it('funds an internal account from Sandbox tools', async () => {
     await nav(page, 'Sandbox tools').click();
     await page.getByRole('heading', { name: 'Sandbox tools' }).waitFor();
-    const usd = page.getByTestId('account-row').filter({ hasText: 'USD' });
+    // Bea's USD account (the table also lists her EUR account and the platform's accounts).
+    const usd = page.locator('[data-testid="account-row"][data-currency="USD"]').filter({ hasText: bea.id.slice(0, 17) });
     expect(await usd.getByTestId('account-balance').textContent()).toBe('$0.00');
     await usd.getByRole('button', { name: 'Fund USD account' }).click();
     await page.getByLabel(/^Amount in US Dollar/).fill('500');
@@ -107,9 +110,13 @@ describe('payments in the dashboard', () => {
     expect(await text(field(page, 'Received'))).toBe(mxn(quote.totalReceivingAmount));
     expect(quote.feesIncluded).toBeGreaterThan(0);
     expect(await text(field(page, 'Fees'))).toBe(`$${(quote.feesIncluded / 100).toFixed(2)}`);
-    const rate = await text(field(page, 'Exchange rate'));
-    expect(rate).toMatch(/^1 MXN = \$0\.\d+$/);
-    expect(Number(rate!.split('$')[1])).toBeCloseTo(quote.exchangeRate, 4);
+    // exchangeRate is USD per MXN; the page shows it both ways round.
+    const rate = /^1 MXN = (0\.\d+) USD ?1 USD = ([\d.]+) MXN$/.exec((await text(field(page, 'Exchange rate')))!);
+    expect(rate, 'the exchange rate').not.toBeNull();
+    expect(Number(rate![1])).toBeCloseTo(quote.exchangeRate, 6);
+    expect(Number(rate![2])).toBeCloseTo(1 / quote.exchangeRate, 3);
+    expect(await text(field(page, 'From'))).toBe("the payer's bank, with the payment instructions");
+    expect(await text(field(page, 'Counterparty'))).toContain('Bea Martínez');
     expect(await text(field(page, 'Reference'))).toBe(quote.paymentInstructions[0].accountOrWalletInfo.reference);
     expect(await text(field(page, 'Description'))).toBe('rent for May');
 
@@ -126,7 +133,8 @@ describe('payments in the dashboard', () => {
     }
     const sent = receiver.requests.filter((r) => r.event?.transaction?.id === quote.transactionId).map((r) => r.event.transaction.status);
     expect(sent).toEqual(['PROCESSING', 'COMPLETED']);
-    await deliveries.last().getByRole('button', { name: 'Details' }).click();
+    // Newest first: the COMPLETED event is on top.
+    await deliveries.first().getByRole('button', { name: 'Details' }).click();
     expect(await page.getByTestId('delivery-event').textContent()).toContain('"status": "COMPLETED"');
   });
 
@@ -156,7 +164,7 @@ describe('payments in the dashboard', () => {
     expect(await page.getByTestId('transaction-status').textContent()).toBe('COMPLETED');
     expect(await text(field(page, 'Received'))).toBe('€42.50');
     expect(await text(field(page, 'Customer'))).toBe('bea-1');
-    expect(await text(field(page, 'From'))).toContain('Sam Sender');
+    expect(await text(field(page, 'Counterparty'))).toBe('Sam Sender');
     await expect.poll(() => page.getByTestId('delivery-row').count()).toBe(1);
     expect(await text(page.getByTestId('delivery-row'))).toMatch(/^INCOMING_PAYMENT\s?DELIVERED/);
 
@@ -176,8 +184,12 @@ describe('payments in the dashboard', () => {
   it('charts the volume on the overview', async () => {
     await nav(page, 'Overview').click();
     await page.getByText('2 payments in the last 30 days').waitFor();
-    expect(await page.getByRole('textbox', { name: 'Volume currency' }).inputValue()).toBe('USD');
-    expect(await page.getByTestId('volume-total').textContent()).toBe('$250.00 sent');
+    await page.getByRole('combobox', { name: 'Volume currency' }).click();
+    await page.getByRole('option', { name: 'USD' }).click();
+    await expect.poll(() => page.getByTestId('volume-total').textContent()).toBe('$250.00 sent');
+    await page.getByRole('combobox', { name: 'Volume currency' }).click();
+    await page.getByRole('option', { name: 'EUR' }).click();
+    await expect.poll(() => page.getByTestId('volume-total').textContent()).toBe('€42.50 sent');
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });

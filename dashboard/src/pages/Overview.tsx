@@ -84,21 +84,32 @@ function Activity() {
   const series = useMemo(() => {
     const rows = loaded.data?.rows ?? [];
     const currencies = new Map<string, Currency>();
-    for (const t of rows) if (t.sentAmount) currencies.set(t.sentAmount.currency.code, t.sentAmount.currency);
-    const chosen = currency && currencies.has(currency) ? currency : [...currencies.keys()][0];
+    const counts = new Map<string, number>();
+    for (const t of rows) {
+      if (!t.sentAmount) continue;
+      currencies.set(t.sentAmount.currency.code, t.sentAmount.currency);
+      counts.set(t.sentAmount.currency.code, (counts.get(t.sentAmount.currency.code) ?? 0) + 1);
+    }
+    // By default the currency most payments were sent in.
+    const busiest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const chosen = currency && currencies.has(currency) ? currency : busiest;
     const days: Array<{ day: string; volume: number; payments: number; ok: number; bad: number }> = [];
     for (let i = DAYS - 1; i >= 0; i--) {
       const d = new Date(Date.now() - i * 86_400_000);
       days.push({ day: d.toISOString().slice(0, 10), volume: 0, payments: 0, ok: 0, bad: 0 });
     }
     const byDay = new Map(days.map((d) => [d.day, d]));
+    let volume = 0;
     for (const t of rows) {
       const d = byDay.get(t.createdAt.slice(0, 10));
       if (!d) continue;
       d.payments += 1;
       if (FINISHED_OK.has(t.status)) d.ok += 1;
       if (FINISHED_BAD.has(t.status)) d.bad += 1;
-      if (chosen && t.sentAmount?.currency.code === chosen) d.volume += t.sentAmount.amount;
+      if (chosen && t.sentAmount?.currency.code === chosen) {
+        d.volume += t.sentAmount.amount;
+        volume += t.sentAmount.amount;
+      }
     }
     const unit = chosen ? currencies.get(chosen)! : undefined;
     const scale = unit ? 10 ** unit.decimals : 1;
@@ -107,6 +118,7 @@ function Activity() {
       chosen,
       unit,
       total: rows.length,
+      volume,
       data: days.map((d) => ({
         day: d.day.slice(5),
         volume: d.volume / scale,
@@ -125,7 +137,10 @@ function Activity() {
         <Text size="sm" c="dimmed">{series.total} payments in the last {DAYS} days{loaded.data.complete ? '' : ` (the first ${MAX_PAGES * 100})`}</Text>
         <Select aria-label="Volume currency" size="xs" data={series.currencies} value={series.chosen ?? null} onChange={setCurrency} w={120} allowDeselect={false} />
       </Group>
-      <Text size="sm" fw={600}>Volume sent ({series.unit?.code})</Text>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" fw={600}>Volume sent ({series.unit?.code})</Text>
+        {series.unit && <Text size="sm" c="dimmed" data-testid="volume-total">{formatAmount(series.volume, series.unit)} sent</Text>}
+      </Group>
       <BarChart h={220} data={series.data} dataKey="day" series={[{ name: 'volume', label: `Sent (${series.unit?.symbol ?? ''})`, color: 'blue.6' }]} tickLine="y" />
       <Text size="sm" fw={600}>Success rate (completed among finished payments)</Text>
       <LineChart h={180} data={series.data} dataKey="day" series={[{ name: 'successRate', label: 'Success %', color: 'teal.6' }]} yAxisProps={{ domain: [0, 100] }} unit="%" connectNulls curveType="linear" />

@@ -17,7 +17,7 @@ function TransactionResult({ result }: { result: Transaction }) {
     <Alert color="green" title="Transaction created" data-testid="simulation-result">
       <Group gap="xs">
         <StatusBadge status={result.status} />
-        <Text size="sm">{formatMoney(result.sentAmount ?? result.receivedAmount)}</Text>
+        <Text size="sm">{formatMoney(result.type === 'INCOMING' ? result.receivedAmount : result.sentAmount)}</Text>
         <Anchor size="sm" {...linkProps(`/transactions/${encodeURIComponent(result.id)}`)}>
           Follow it
         </Anchor>

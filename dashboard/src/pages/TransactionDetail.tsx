@@ -47,6 +47,50 @@ function timeline(t: Transaction, deliveries: Delivery[]): Step[] {
   return steps;
 }
 
+/** A rate for people: at most 6 significant digits, never in exponent notation. */
+const rateText = (n: number) => n.toLocaleString('en-US', { maximumSignificantDigits: 6 });
+
+/**
+ * The API's exchangeRate is sending units per receiving unit: "1 MXN = 0.0540541 USD", with the
+ * other way round beside it ("1 USD = 18.5 MXN") since either can be the readable one.
+ */
+function exchangeRate(t: Transaction): ReactNode {
+  const from = t.sentAmount?.currency.code;
+  const to = t.receivedAmount?.currency.code;
+  if (!t.exchangeRate || !from || !to) return null;
+  if (from === to) return <>none (same currency)</>;
+  return (
+    <>
+      1 {to} = {rateText(t.exchangeRate)} {from}
+      <Text size="xs" c="dimmed">1 {from} = {rateText(1 / t.exchangeRate)} {to}</Text>
+    </>
+  );
+}
+
+/** Where the money came from or went to: an account, a UMA address or the payer's bank (JIT). */
+function endpoint(end: Record<string, unknown> | undefined): ReactNode {
+  if (!end) return null;
+  const type = String(end.sourceType ?? end.destinationType ?? '');
+  if (type === 'UMA_ADDRESS') return <>{typeof end.umaAddress === 'string' ? end.umaAddress : 'a UMA address'}</>;
+  if (type === 'REALTIME_FUNDING') return <>the payer's bank, with the payment instructions</>;
+  if (typeof end.accountId === 'string') return <IdText id={end.accountId} />;
+  return null;
+}
+
+/** counterpartyInformation: what the other side told about itself (or the beneficiary). */
+function counterparty(info: Record<string, unknown> | undefined): ReactNode {
+  const entries = Object.entries(info ?? {});
+  if (entries.length === 0) return null;
+  const name = info?.FULL_NAME ?? info?.BUSINESS_NAME;
+  const rest = entries.filter(([k]) => k !== 'FULL_NAME' && k !== 'BUSINESS_NAME');
+  return (
+    <>
+      {name !== undefined && <Text span size="sm" fw={600}>{String(name)}</Text>}
+      {rest.length > 0 && <Text size="xs" c="dimmed">{rest.map(([k, v]) => `${k}: ${String(v)}`).join(' · ')}</Text>}
+    </>
+  );
+}
+
 export function TransactionDetailPage({ id }: { id: string }) {
   const loaded = useLoad(() => api.get<Transaction>(`/transactions/${encodeURIComponent(id)}`), [id]);
   const deliveries = usePaged<Delivery>('/webhooks/deliveries', { transactionId: id }, 50);
@@ -84,11 +128,14 @@ export function TransactionDetailPage({ id }: { id: string }) {
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
               <Field label="Sent"><Text fw={700} size="lg" data-testid="sent-amount">{formatMoney(t.sentAmount)}</Text></Field>
               <Field label="Received"><Text fw={700} size="lg">{formatMoney(t.receivedAmount)}</Text></Field>
-              <Field label="Exchange rate">{t.exchangeRate !== undefined ? `${t.exchangeRate} ${t.sentAmount?.currency.code ?? ''} per ${t.receivedAmount?.currency.code ?? ''}` : null}</Field>
+              <Field label="Exchange rate">{exchangeRate(t)}</Field>
               <Field label="Fees">{t.fees !== undefined && sending ? formatAmount(t.fees, sending) : t.fees}</Field>
               <Field label="Customer">
                 {t.customerId ? <Anchor size="sm" {...linkProps(`/customers/${encodeURIComponent(t.customerId)}`)}>{t.platformCustomerId ?? t.customerId}</Anchor> : null}
               </Field>
+              <Field label="From">{endpoint(t.source)}</Field>
+              <Field label="To">{endpoint(t.destination)}</Field>
+              <Field label="Counterparty">{counterparty(t.counterpartyInformation)}</Field>
               <Field label="Quote">{t.quoteId ? <IdText id={t.quoteId} /> : null}</Field>
               <Field label="Reference">{t.reconciliationInstructions?.reference}</Field>
               <Field label="Description">{t.description}</Field>
@@ -119,12 +166,6 @@ export function TransactionDetailPage({ id }: { id: string }) {
             </SimpleGrid>
           </Card>
         )}
-        {t.rateDetails && (
-          <Card withBorder padding="lg">
-            <Title order={4} mb="sm">Rate details</Title>
-            <JsonBlock value={t.rateDetails} maxHeight={200} />
-          </Card>
-        )}
         <Card withBorder padding="lg">
           <Title order={4} mb="sm">Webhook deliveries</Title>
           <DataState
@@ -145,6 +186,12 @@ export function TransactionDetailPage({ id }: { id: string }) {
             </Card>
           )}
         </Card>
+        {t.rateDetails && (
+          <Card withBorder padding="lg">
+            <Title order={4} mb="sm">Rate details</Title>
+            <JsonBlock value={t.rateDetails} maxHeight={200} />
+          </Card>
+        )}
       </Stack>
     </>
   );
