@@ -15,7 +15,9 @@ let failed = 0;
 try {
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
   passed = report.numPassedTests;
-  failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  // Failed tests, plus test files that failed before running any test (an import error).
+  const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+  failed = report.numFailedTests + brokenFiles;
   fs.rmSync(out, { force: true });
 } catch {
   failed = Math.max(failed, 1);
