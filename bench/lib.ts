@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { serverEnvironment, startServer } from '../test/helpers/server.js';
@@ -80,5 +81,5 @@ export function writeSection(name: string, markdown: string) {
 }
 
 export function machine(): string {
-  return `Node ${process.version}, ${(globalThis as any).navigator?.hardwareConcurrency ?? ''} cores, ${DURATION_S} s per measurement, 20 connections, ${new Date().toISOString().slice(0, 10)}`;
+  return `Node ${process.version}, ${os.cpus().length} cores (load generator and server share them), ${DURATION_S} s per measurement, 20 connections, ${new Date().toISOString().slice(0, 10)}`;
 }
