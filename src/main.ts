@@ -49,6 +49,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // A request or a webhook attempt that will not finish must not keep the process alive:
+    // whatever is not committed by then is rolled back by the database, as after a crash.
+    setTimeout(() => {
+      app.log.error('shutdown took longer than 15 s; exiting');
+      process.exit(1);
+    }, 15_000).unref();
     await app.close();
     await workers?.stop();
     await container.close();

@@ -80,7 +80,12 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        // The server gives itself 15 s to stop; a test never waits longer than 20 s for it.
+        const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.once('exit', (code) => {
+          clearTimeout(force);
+          resolve(code);
+        });
         child.kill(signal);
       }),
   };
