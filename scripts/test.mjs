@@ -15,8 +15,8 @@ let failed = 0;
 try {
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
   passed = report.numPassedTests;
-  // Failed tests, plus test files that failed before running any test (an import error).
-  const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+  // Failed tests, plus test files that failed without a failed test (an import error, a hook).
+  const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
   failed = report.numFailedTests + brokenFiles;
   fs.rmSync(out, { force: true });
 } catch {
