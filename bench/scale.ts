@@ -1,7 +1,7 @@
-// List latency at scale: GET /customers (and GET /transactions when that route exists and the
-// table holds a row to copy) with SCALE_ROWS rows of one platform (default 10,000 then
-// 1,000,000), rows inserted straight into the database in batches. The claim: the unfiltered list
-// at the largest size stays within 1.5x of the smallest. Run: npx tsx bench/scale.ts
+// List latency at scale: GET /customers and GET /transactions with SCALE_ROWS rows of each in one
+// platform (default 10,000 then 1,000,000), rows inserted straight into the database in batches
+// (transactions are copies of one real transfer made through the API). The claim: the unfiltered
+// list at the largest size stays within 1.5x of the smallest. Run: npx tsx bench/scale.ts
 // (BENCH_DB=sqlite|postgres, SCALE_ROWS=10000,200000, BENCH_SECONDS per measurement).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,28 +14,73 @@ import { API, DIALECTS, DURATION_S, load, writeSection, type Dialect, type LoadR
 const SIZES = (process.env.SCALE_ROWS ?? '10000,1000000').split(',').map(Number);
 const BATCH = 50_000;
 
-/** Adds customers of the platform up to `total` rows with one INSERT … SELECT per batch. */
-async function seedCustomers(db: Database, platformId: string, from: number, total: number) {
+/** The rows i of [start, end) of a batch, and a 12-hex-digit rendering of i, in each dialect. */
+function series(db: Database, start: number, end: number) {
+  return {
+    hex: db.dialect === 'postgres' ? sql`lpad(to_hex(i), 12, '0')` : sql`printf('%012x', i)`,
+    rows:
+      db.dialect === 'postgres'
+        ? sql`generate_series(${start}::bigint, ${end - 1}::bigint) as s(i)`
+        : sql`(with recursive s(i) as (select ${start} union all select i + 1 from s where i < ${end - 1}) select i from s) as s`,
+  };
+}
+
+/**
+ * Adds rows of one list up to `total` with one INSERT … SELECT per batch; ids take the uuid v7
+ * layout with a zero time prefix, so seeded rows are older than any real one and unique by i.
+ * The maintained count moves with the rows, as the services do it.
+ */
+async function seed(db: Database, platformId: string, list: 'customers' | 'transactions', from: number, total: number, template?: string) {
   const ex = db.admin as Kysely<any>;
   for (let start = from; start < total; start += BATCH) {
     const end = Math.min(total, start + BATCH);
-    // Ids in the uuid v7 layout with a zero time prefix: older than any real row, unique by i.
-    const hex = db.dialect === 'postgres' ? sql`lpad(to_hex(i), 12, '0')` : sql`printf('%012x', i)`;
-    const series =
-      db.dialect === 'postgres'
-        ? sql`generate_series(${start}::bigint, ${end - 1}::bigint) as s(i)`
-        : sql`(with recursive s(i) as (select ${start} union all select i + 1 from s where i < ${end - 1}) select i from s) as s`;
-    await sql`insert into customers (id, platform_id, environment, platform_customer_id, customer_type, uma_address, region, currencies, kyc_status,
-        full_name, birth_date, nationality, address, business_info, is_deleted, deleted_at, created_at, updated_at)
-      select 'Customer:00000000-0000-7000-8000-' || ${hex}, ${platformId}, 'SANDBOX', 'scale-' || i, 'INDIVIDUAL', '$scale' || i || '@scale.localhost', 'US', ',USD,', 'APPROVED',
-        'Scale Customer ' || i, null, 'US', null, null, 0, null, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'
-      from ${series}`.execute(ex);
-    // The maintained count moves with the rows, as the service does it.
-    await sql`insert into list_counts (platform_id, environment, list, slot, n) values (${platformId}, 'SANDBOX', 'customers', 0, ${end - start})
+    const { hex, rows } = series(db, start, end);
+    if (list === 'customers') {
+      await sql`insert into customers (id, platform_id, environment, platform_customer_id, customer_type, uma_address, region, currencies, kyc_status,
+          full_name, birth_date, nationality, address, business_info, is_deleted, deleted_at, created_at, updated_at)
+        select 'Customer:00000000-0000-7000-8000-' || ${hex}, ${platformId}, 'SANDBOX', 'scale-' || i, 'INDIVIDUAL', '$scale' || i || '@scale.localhost', 'US', ',USD,', 'APPROVED',
+          'Scale Customer ' || i, null, 'US', null, null, 0, null, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'
+        from ${rows}`.execute(ex);
+    } else {
+      await sql`insert into transactions (id, platform_id, environment, type, kind, funding, status, quote_id, customer_id, platform_customer_id,
+          internal_account_id, external_account_id, source, destination, sending_currency, sent_amount, receiving_currency, received_amount,
+          converted_amount, fees, counterparty_fee, exchange_rate, rate_details, description, counterparty_information, reference,
+          payment_instructions, failure_reason, refund, pending_transfer_ids, settled_at, created_at, updated_at)
+        select 'Transaction:00000000-0000-7000-8000-' || ${hex}, platform_id, environment, type, kind, funding, status, quote_id, customer_id, platform_customer_id,
+          internal_account_id, external_account_id, source, destination, sending_currency, sent_amount, receiving_currency, received_amount,
+          converted_amount, fees, counterparty_fee, exchange_rate, rate_details, description, counterparty_information, 'SCALE' || i,
+          payment_instructions, failure_reason, refund, pending_transfer_ids, settled_at, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'
+        from transactions, ${rows} where transactions.id = ${template!}`.execute(ex);
+    }
+    await sql`insert into list_counts (platform_id, environment, list, slot, n) values (${platformId}, 'SANDBOX', ${list}, 0, ${end - start})
       on conflict (platform_id, environment, list, slot) do update set n = list_counts.n + excluded.n`.execute(ex);
-    process.stdout.write(`  ${end} customers\r`);
+    process.stdout.write(`  ${end} ${list}\r`);
   }
-  if (db.dialect === 'postgres') await sql`analyze customers`.execute(ex);
+  if (db.dialect === 'postgres') await sql`analyze ${sql.table(list)}`.execute(ex);
+}
+
+/** Two customers with one real transfer-out each: the first's is the template of the seeded rows. */
+async function templateTransfers(baseUrl: string, headers: Record<string, string>) {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${baseUrl}${API}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const transfer = async (name: string) => {
+    const customer = await post('/customers', { platformCustomerId: `scale-template-${name}`, customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] });
+    const accounts = await (await fetch(`${baseUrl}${API}/customers/internal-accounts?customerId=${customer.id}`, { headers })).json();
+    const account = accounts.data[0].id;
+    await post(`/sandbox/internal-accounts/${account}/fund`, { amount: 100_000 });
+    const bank = await post('/customers/external-accounts', {
+      customerId: customer.id,
+      currency: 'USD',
+      accountInfo: { accountType: 'US_ACCOUNT', accountNumber: '123456789000', routingNumber: '021000021', accountCategory: 'CHECKING', bankName: 'Chase', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    });
+    const tx = await post('/transfer-out', { source: { accountId: account }, destination: { accountId: bank.id }, amount: 1_000 });
+    return { customerId: customer.id as string, transactionId: tx.id as string };
+  };
+  return { template: await transfer('a'), other: await transfer('b') };
 }
 
 interface Row {
@@ -43,6 +88,9 @@ interface Row {
   list: LoadResult;
   filtered: LoadResult;
   exact: LoadResult;
+  txList: LoadResult;
+  txFiltered: LoadResult;
+  txExact: LoadResult;
 }
 
 async function measure(dialect: Dialect): Promise<Row[]> {
@@ -53,17 +101,23 @@ async function measure(dialect: Dialect): Promise<Row[]> {
   const db = await openDatabase({ url: env.DATABASE_URL ?? path.join(dataDir, 'corridor.db') });
   const out: Row[] = [];
   try {
+    const { template, other } = await templateTransfers(server.baseUrl, headers);
     let have = 0;
     for (const size of SIZES) {
       const t0 = Date.now();
-      await seedCustomers(db, creds.platformId, have, size);
+      await seed(db, creds.platformId, 'customers', have, size);
+      await seed(db, creds.platformId, 'transactions', have, size, template.transactionId);
       have = size;
-      process.stdout.write(`  ${dialect}: ${size} customers seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+      process.stdout.write(`  ${dialect}: ${size} customers and transactions seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
       const base = `${server.baseUrl}${API}/customers`;
       const list = await load({ url: `${base}?limit=20`, headers, connections: 10 });
       const filtered = await load({ url: `${base}?limit=20&customerType=INDIVIDUAL`, headers, connections: 10 });
       const exact = await load({ url: `${base}?platformCustomerId=scale-${Math.floor(size / 2)}`, headers, connections: 10 });
-      out.push({ rows: size, list, filtered, exact });
+      const tx = `${server.baseUrl}${API}/transactions`;
+      const txList = await load({ url: `${tx}?limit=20`, headers, connections: 10 });
+      const txFiltered = await load({ url: `${tx}?limit=20&status=COMPLETED`, headers, connections: 10 });
+      const txExact = await load({ url: `${tx}?limit=20&customerId=${encodeURIComponent(other.customerId)}`, headers, connections: 10 });
+      out.push({ rows: size, list, filtered, exact, txList, txFiltered, txExact });
     }
   } finally {
     await db.close();
@@ -78,18 +132,20 @@ export async function run() {
   for (const dialect of DIALECTS) {
     const rows = await measure(dialect);
     const first = rows[0];
-    const lines = rows.map(
-      (r) =>
-        `| ${r.rows.toLocaleString('en')} | ${r.list.rps} | ${r.list.p50} | ${r.list.p99} | ${(r.list.p50 / Math.max(first.list.p50, 1)).toFixed(2)}x | ${r.filtered.p50} / ${r.filtered.p99} | ${r.exact.p50} / ${r.exact.p99} |`,
-    );
+    const line = (r: Row, list: LoadResult, firstList: LoadResult, broad: LoadResult, exact: LoadResult) =>
+      `| ${r.rows.toLocaleString('en')} | ${list.rps} | ${list.p50} | ${list.p99} | ${(list.p50 / Math.max(firstList.p50, 1)).toFixed(2)}x | ${broad.p50} / ${broad.p99} | ${exact.p50} / ${exact.p99} |`;
+    const name = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
     sections.push(
-      `### ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}\n\n| customers | list req/s | list p50 ms | list p99 ms | p50 vs smallest | customerType filter p50 / p99 ms | platformCustomerId filter p50 / p99 ms |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}`,
+      `### ${name}: GET /customers\n\n| customers | list req/s | list p50 ms | list p99 ms | p50 vs smallest | customerType filter p50 / p99 ms | platformCustomerId filter p50 / p99 ms |\n|---|---|---|---|---|---|---|\n` +
+        rows.map((r) => line(r, r.list, first.list, r.filtered, r.exact)).join('\n'),
+      `### ${name}: GET /transactions\n\n| transactions | list req/s | list p50 ms | list p99 ms | p50 vs smallest | status filter (every row) p50 / p99 ms | customerId filter (1 row) p50 / p99 ms |\n|---|---|---|---|---|---|---|\n` +
+        rows.map((r) => line(r, r.txList, first.txList, r.txFiltered, r.txExact)).join('\n'),
     );
   }
   writeSection(
     'scale',
     `## List latency at scale\n\nNode ${process.version}, ${DURATION_S} s per measurement, 10 connections, ${new Date().toISOString().slice(0, 10)}; rows of one platform inserted straight into the database. ` +
-      '`GET /customers?limit=20` takes its `totalCount` from the maintained count (docs/decisions.md, "Scale"), so it should not grow with the table; a filter that matches every row still counts every match (the documented trade-off); an indexed equality filter stays flat.\n\n' +
+      '`GET /customers?limit=20` and `GET /transactions?limit=20` take their `totalCount` from the maintained count (docs/decisions.md, "Scale"), so they should not grow with the table; a filter that matches every row still counts every match (the documented trade-off); an indexed equality filter stays flat.\n\n' +
       sections.join('\n\n'),
   );
 }

@@ -1,8 +1,10 @@
-// totalCount of the unfiltered customer list comes from a maintained count (db/counters.ts): it
-// must equal a real count after concurrent creates, deletes and refused creates.
+// totalCount of the unfiltered customer and transaction lists comes from a maintained count
+// (db/counters.ts): it must equal a real count after concurrent creates, deletes and refused creates.
 import { describe, expect, it } from 'vitest';
 import { call, testContext } from './helpers/context.js';
 import { individual } from './helpers/factories.js';
+import { expectLedgerBalanced } from './helpers/ledger.js';
+import { externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 
 describe('maintained list counts', async () => {
   const ctx = await testContext();
@@ -24,5 +26,32 @@ describe('maintained list counts', async () => {
     expect((await call(ctx, 'GET', '/customers', { auth: other.auth })).body.totalCount).toBe(0);
     // The filtered count is exact too.
     expect((await call(ctx, 'GET', '/customers', { query: { customerType: 'INDIVIDUAL' } })).body.totalCount).toBe(33);
+  });
+
+  it('the unfiltered transaction totalCount equals the stored transactions after concurrent quotes, transfers and refusals', async () => {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 10_000);
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
+    const before = (await call(ctx, 'GET', '/transactions', { query: { limit: 1 } })).body.totalCount;
+    const quotes = Array.from({ length: 15 }, () => quoteFromAccount(ctx, accounts.USD.id, bank.id, 100));
+    const transfers = Array.from({ length: 10 }, () =>
+      call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 500 } }),
+    );
+    const answers = await Promise.all([...quotes, ...transfers]);
+    expect(answers.every((r) => r.status === 201)).toBe(true);
+    // Refused inside its transaction (the balance is spent): rolled back, so not counted.
+    const refused = await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 5_001 } });
+    expect(refused.body.code).toBe('INSUFFICIENT_FUNDS');
+    const list = await call(ctx, 'GET', '/transactions', { query: { limit: 3 } });
+    expect(list.body.totalCount).toBe(before + 25);
+    // The maintained count agrees with a real count of the rows, and with the filtered (counted) lists.
+    const rows = await ctx.container.db.executor().selectFrom('transactions').select((eb) => eb.fn.countAll().as('n'))
+      .where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX').executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(list.body.totalCount);
+    const outgoing = await call(ctx, 'GET', '/transactions', { query: { type: 'OUTGOING', limit: 1 } });
+    const incoming = await call(ctx, 'GET', '/transactions', { query: { type: 'INCOMING', limit: 1 } });
+    expect(outgoing.body.totalCount + incoming.body.totalCount).toBe(list.body.totalCount);
+    const other = await ctx.newPlatform('Transactions counted separately');
+    expect((await call(ctx, 'GET', '/transactions', { auth: other.auth })).body.totalCount).toBe(0);
+    await expectLedgerBalanced(ctx);
   });
 });

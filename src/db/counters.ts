@@ -15,7 +15,15 @@ import { toNumber } from './values.js';
 const SLOTS = 8;
 
 /** A list joins by a migration that counts its existing rows and bumps in every insert/hide. */
-export type CountedList = 'customers';
+export type CountedList = 'customers' | 'transactions';
+
+/**
+ * Whether a list request has no filter (the counted list): every filter absent, or at the value
+ * that means "no filter" (`includeDeleted: false` shows the live rows, which is what is counted).
+ */
+export function isUnfiltered(filters: object, neutral: Record<string, unknown> = {}): boolean {
+  return Object.entries(filters).every(([k, v]) => v === undefined || (k in neutral && neutral[k] === v));
+}
 
 /** Adds delta to a list's count, inside the transaction that inserts (or hides) the rows. */
 export async function bumpCount(trx: Executor, scope: Scope, list: CountedList, delta: number): Promise<void> {

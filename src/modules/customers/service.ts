@@ -12,12 +12,8 @@ import type { CustomerCreate, CustomerPatch } from './schemas.js';
 import { customerView } from './view.js';
 import { invalidField } from '../../common/errors.js';
 import { syncCustomerAccounts } from '../internal-accounts/sync.js';
-import { bumpCount, readCount } from '../../db/counters.js';
-
-/** Whether a list request has no filter at all (live customers of the scope: the counted list). */
-function unfiltered(f: CustomerFilters): boolean {
-  return Object.entries(f).every(([k, v]) => v === undefined || (k === 'includeDeleted' && v === false));
-}
+import { bumpCount, isUnfiltered, readCount } from '../../db/counters.js';
+import { checkKybApproval } from '../beneficial-owners/kyb.js';
 
 export interface CustomerServiceDeps {
   db: Database;
@@ -109,7 +105,10 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         const changes: Partial<CustomerRow> = { updated_at: clock.now().toISOString() };
         if (patch.currencies) changes.currencies = encodeCurrencies(patch.currencies);
         if (patch.umaAddress) changes.uma_address = normaliseUmaAddress(patch.umaAddress, (await platformConfig(trx, scope)).uma_domain);
-        if (patch.kycStatus) changes.kyc_status = patch.kycStatus;
+        if (patch.kycStatus) {
+          if (patch.kycStatus === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(trx, db.dialect, scope, row);
+          changes.kyc_status = patch.kycStatus;
+        }
         if (patch.fullName !== undefined) changes.full_name = patch.fullName;
         if (patch.birthDate !== undefined) changes.birth_date = patch.birthDate;
         if (patch.nationality !== undefined) changes.nationality = patch.nationality;
@@ -148,7 +147,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         // Without filters the maintained count answers (docs/decisions.md, "Scale"); a filtered count
         // costs what the index range of its matches costs.
         count: async () =>
-          unfiltered(filters)
+          isUnfiltered(filters, { includeDeleted: false })
             ? readCount(ex, scope, 'customers')
             : toNumber((await customerRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
         view: customerView,

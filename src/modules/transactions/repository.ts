@@ -1,4 +1,5 @@
-import type { Scope } from '../../common/scope.js';
+import type { Environment, Scope } from '../../common/scope.js';
+import { bumpCount } from '../../db/counters.js';
 import type { Executor } from '../../db/database.js';
 import type { TransactionsTable } from '../../db/schema.js';
 
@@ -14,8 +15,10 @@ export interface TransactionFilters {
 }
 
 export const transactionRepository = {
-  insert(db: Executor, row: TransactionRow) {
-    return db.insertInto('transactions').values(row).execute();
+  /** The one way a transaction is stored: its list's maintained count moves in the same transaction. */
+  async insert(db: Executor, row: TransactionRow) {
+    await db.insertInto('transactions').values(row).execute();
+    await bumpCount(db, { platformId: row.platform_id, environment: row.environment as Environment }, 'transactions', 1);
   },
 
   find(db: Executor, scope: Scope, id: string) {
