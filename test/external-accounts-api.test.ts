@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
 import { accountBody, countAccounts, createAccount, newCustomer } from './helpers/external-accounts.js';
+import { fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -97,6 +98,19 @@ describe('reading, listing and deactivating', () => {
     const p = await createAccount(ctx, accountBody('US_ACCOUNT'), { path: '/platform/external-accounts' });
     expect((await call(ctx, 'DELETE', `/platform/external-accounts/${p.body.id}`)).body.status).toBe('INACTIVE');
     expectError(await call(ctx, 'DELETE', `/platform/external-accounts/${a.body.id}`), 404, 'EXTERNAL_ACCOUNT_NOT_FOUND');
+  });
+
+  it('an INACTIVE account cannot be used for a new quote or transfer, an ACTIVE one can', async () => {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 10_000);
+    const active = await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId: customer.id });
+    const inactive = await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId: customer.id });
+    expect((await call(ctx, 'DELETE', `/customers/external-accounts/${inactive.body.id}`)).body.status).toBe('INACTIVE');
+    expect((await quoteFromAccount(ctx, accounts.USD.id, active.body.id, 1_000)).status).toBe(201);
+    const quote = expectError(await quoteFromAccount(ctx, accounts.USD.id, inactive.body.id, 1_000), 400, 'INVALID_INPUT');
+    expect(quote.details.fields).toEqual([expect.objectContaining({ field: 'destination.accountId', message: expect.stringContaining('INACTIVE') })]);
+    const transfer = (accountId: string) => call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId }, amount: 100 } });
+    expect(expectError(await transfer(inactive.body.id), 400, 'INVALID_INPUT').details.fields[0].field).toBe('destination.accountId');
+    expect((await transfer(active.body.id)).status).toBe(201);
   });
 });
 

@@ -31,6 +31,7 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['US_ACCOUNT', undefined, 'routing checksum', info({ routingNumber: '021000022' }), 'accountInfo.routingNumber'],
   ['US_ACCOUNT', undefined, 'routing length', info({ routingNumber: '02100002' }), 'accountInfo.routingNumber'],
   ['US_ACCOUNT', undefined, 'account letters', info({ accountNumber: '12ab5678' }), 'accountInfo.accountNumber'],
+  ['US_ACCOUNT', undefined, 'account length', info({ accountNumber: '123' }), 'accountInfo.accountNumber'],
   ['US_ACCOUNT', undefined, 'account category', info({ accountCategory: 'BROKERAGE' }), 'accountInfo.accountCategory'],
   ['US_ACCOUNT', undefined, 'rail', info({ paymentRails: ['PIX'] }), 'accountInfo.paymentRails.0'],
   ['US_ACCOUNT', undefined, 'currency', (b) => (b.currency = 'EUR'), 'currency'],
@@ -40,6 +41,8 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['US_ACCOUNT', undefined, 'network on a bank', (b) => (b.cryptoNetwork = 'BASE_TESTNET'), 'cryptoNetwork'],
   ['CLABE', undefined, 'check digit', (b) => (b.accountInfo.clabeNumber = b.accountInfo.clabeNumber.slice(0, 17) + ((Number(b.accountInfo.clabeNumber[17]) + 1) % 10)), 'accountInfo.clabeNumber'],
   ['CLABE', undefined, 'length', info({ clabeNumber: '00218010000000600' }), 'accountInfo.clabeNumber'],
+  // bank 004 is not assigned; its check digit is right (3-7-1 weights), so only the bank code is wrong
+  ['CLABE', undefined, 'unknown bank code', info({ clabeNumber: '004010077777777771' }), 'accountInfo.clabeNumber'],
   ['PIX', 'CPF', 'CPF check digits', (b) => (b.accountInfo.pixKey = b.accountInfo.pixKey.slice(0, 10) + ((Number(b.accountInfo.pixKey[10]) + 1) % 10)), 'accountInfo.pixKey'],
   ['PIX', 'CPF', 'key type', info({ pixKeyType: 'IBAN' }), 'accountInfo.pixKeyType'],
   ['PIX', 'EMAIL', 'email form', info({ pixKey: 'not-an-email' }), 'accountInfo.pixKey'],
@@ -77,6 +80,8 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['UGX_ACCOUNT', undefined, 'phone length', info({ phoneNumber: '+25677123400' }), 'accountInfo.phoneNumber'],
   ['UGX_ACCOUNT', undefined, 'operator', info({ provider: 'ZAMTEL' }), 'accountInfo.provider'],
   ['XOF_ACCOUNT', 'SN', 'operator of another country', info({ provider: 'MOOV' }), 'accountInfo.provider'],
+  ['XOF_ACCOUNT', 'SN', 'Senegal length', info({ phoneNumber: '+2217712340001' }), 'accountInfo.phoneNumber'],
+  ['XOF_ACCOUNT', 'SN', 'operator of no XOF country', info({ provider: 'MPESA' }), 'accountInfo.provider'],
   ['XOF_ACCOUNT', 'CI', 'Ivory Coast length', info({ phoneNumber: '+225071234500' }), 'accountInfo.phoneNumber'],
   ['XOF_ACCOUNT', 'BJ', 'Benin length', info({ phoneNumber: '+2291971230' }), 'accountInfo.phoneNumber'],
   ['CAD_ACCOUNT', undefined, 'institution', info({ bankCode: '01' }), 'accountInfo.bankCode'],
@@ -88,9 +93,15 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['LAYER2_WALLET', 'LIGHTNING_ADDRESS', 'currency', (b) => (b.currency = 'USDC'), 'currency'],
   ['LAYER2_WALLET', 'SPARK', 'Spark on mainnet network', (b) => (b.cryptoNetwork = 'LAYER2_MAINNET'), 'accountInfo.address'],
   ['SOLANA_WALLET', undefined, 'base58', info({ address: '0OIl' + 'A'.repeat(40) }), 'accountInfo.address'],
+  // valid base58 of 43 characters, but 31 bytes (0xc8 × 31): not an ed25519 public key
+  ['SOLANA_WALLET', undefined, 'key length', info({ address: '44aLB2AXRPXCkyeVpyU8kHr4p56Vhwfy8cdz1unGjHR' }), 'accountInfo.address'],
+  ['SOLANA_WALLET', undefined, 'no network', (b) => delete b.cryptoNetwork, 'cryptoNetwork'],
+  ['SOLANA_WALLET', undefined, 'network of another type', (b) => (b.cryptoNetwork = 'BASE_TESTNET'), 'cryptoNetwork'],
   ['SOLANA_WALLET', undefined, 'no beneficiary', (b) => delete b.accountInfo.beneficiary, 'accountInfo.beneficiary'],
   ['EVM_WALLET', undefined, 'EIP-55 checksum', (b) => (b.accountInfo.address = b.accountInfo.address.replace(/[a-f]/, (c: string) => c.toUpperCase())), 'accountInfo.address'],
   ['EVM_WALLET', undefined, 'hex length', info({ address: '0x1234' }), 'accountInfo.address'],
+  ['EVM_WALLET', undefined, 'no network', (b) => delete b.cryptoNetwork, 'cryptoNetwork'],
+  ['EVM_WALLET', undefined, 'network of another type', (b) => (b.cryptoNetwork = 'SOLANA_DEVNET'), 'cryptoNetwork'],
 ];
 
 describe('each rule broken once is refused with the field named, and nothing is stored', () => {

@@ -3,6 +3,7 @@ import { ApiError } from '../src/common/errors.js';
 import type { Scope } from '../src/common/scope.js';
 import { call, testContext, type TestContext } from './helpers/context.js';
 import { customerWithAccounts, expectLedgerBalanced, fund } from './helpers/ledger.js';
+import { externalAccount } from './helpers/payments.js';
 
 let ctx: TestContext;
 let scope: Scope;
@@ -48,6 +49,30 @@ describe(`${N} concurrent requests leave balances exact and the ledger balanced`
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(covered);
     for (const r of results) if (r.status === 'rejected') expect((r.reason as ApiError).code).toBe('INSUFFICIENT_FUNDS');
     expect(await balance(accounts.EUR.id)).toBe(0);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('funding and debiting one account at once through the API: every refusal is INSUFFICIENT_FUNDS, the balance is exact', async () => {
+    const { customer, accounts } = await customerWithAccounts(ctx, ['USD']);
+    const id = accounts.USD.id as string;
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
+    // 100 funds of 50 and 100 transfer-outs of 80, interleaved: the debits ask 8000, at most 6500 ever arrives.
+    const start = 1_500;
+    await fund(ctx, id, start);
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        i % 2 === 0 ? fund(ctx, id, 50) : call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: id }, destination: { accountId: bank.id }, amount: 80 } }),
+      ),
+    );
+    const funds = results.filter((_, i) => i % 2 === 0);
+    const debits = results.filter((_, i) => i % 2 === 1);
+    expect(funds.map((r) => r.status)).toEqual(Array(N / 2).fill(200));
+    const ok = debits.filter((r) => r.status === 201).length;
+    for (const r of debits) if (r.status !== 201) expect([r.status, r.body.code]).toEqual([400, 'INSUFFICIENT_FUNDS']);
+    expect(ok).toBeGreaterThanOrEqual(Math.floor(start / 80));
+    expect(ok).toBeLessThanOrEqual(Math.floor((start + (N / 2) * 50) / 80));
+    expect(await balance(id)).toBe(start + (N / 2) * 50 - ok * 80);
+    expect((await ctx.container.ledger.balance(scope, id))?.debitsPending).toBe(0n);
     await expectLedgerBalanced(ctx);
   });
 

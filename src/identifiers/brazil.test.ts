@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
-import { cpf } from 'cpf-cnpj-validator';
+import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { describe, expect, it } from 'vitest';
 import { validateCnpj, validateCpf, validatePixKey } from './brazil.js';
 
@@ -41,6 +41,46 @@ describe('CNPJ', () => {
   it('rejects wrong check digits and lower case', () => {
     expect(validateCnpj('54550752000156')).not.toBeNull();
     expect(validateCnpj('12abc34501de35')).not.toBeNull();
+  });
+});
+
+describe('CNPJ properties', () => {
+  const twelve = (alphabet: string) => fc.string({ unit: fc.constantFrom(...alphabet), minLength: 12, maxLength: 12 }).filter((s) => !/^(.)\1{11}$/.test(s));
+  const withCnpjDigits = (base: string) => {
+    const d1 = cnpj.verifierDigit(base);
+    return `${base}${d1}${cnpj.verifierDigit(`${base}${d1}`)}`;
+  };
+  test.prop([twelve('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ')])('12 digits or capitals plus computed check digits validate, bare, masked and as a Pix key', (base) => {
+    const v = withCnpjDigits(base);
+    expect(validateCnpj(v)).toBeNull();
+    expect(validateCnpj(`${v.slice(0, 2)}.${v.slice(2, 5)}.${v.slice(5, 8)}/${v.slice(8, 12)}-${v.slice(12)}`)).toBeNull();
+    expect(validatePixKey('CNPJ', v)).toBeNull();
+  });
+  test.prop([twelve('0123456789'), fc.integer({ min: 12, max: 13 }), fc.integer({ min: 1, max: 9 })])('a changed check digit fails', (base, pos, delta) => {
+    const v = withCnpjDigits(base);
+    expect(validateCnpj(v.slice(0, pos) + String((Number(v[pos]) + delta) % 10) + v.slice(pos + 1))).not.toBeNull();
+  });
+});
+
+describe('Pix key properties', () => {
+  const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+  test.prop([digits(0, 14)])('PHONE: +55 and 10 or 11 digits', (d) => {
+    expect(validatePixKey('PHONE', `+55${d}`) === null).toBe(d.length === 10 || d.length === 11);
+  });
+  test.prop([fc.uuid()])('RANDOM: any UUID, either case', (u) => {
+    expect(validatePixKey('RANDOM', u)).toBeNull();
+    expect(validatePixKey('RANDOM', u.toUpperCase())).toBeNull();
+    expect(validatePixKey('RANDOM', u.replace(/-/g, ''))).not.toBeNull();
+  });
+  test.prop([nine])('CPF keys must be bare: the masked form of a valid CPF is refused', (base) => {
+    const v = withDigits(base);
+    expect(validatePixKey('CPF', v)).toBeNull();
+    expect(validatePixKey('CPF', `${v.slice(0, 3)}.${v.slice(3, 6)}.${v.slice(6, 9)}-${v.slice(9)}`)).not.toBeNull();
+  });
+  const word = fc.string({ unit: fc.constantFrom(...'abcxyz0189'), minLength: 1, maxLength: 20 });
+  test.prop([word, word, fc.constantFrom('com', 'com.br', 'org')])('EMAIL: user@domain.tld up to 77 characters', (user, domain, tld) => {
+    expect(validatePixKey('EMAIL', `${user}@${domain}.${tld}`)).toBeNull();
+    expect(validatePixKey('EMAIL', `${user}@${domain}`)).not.toBeNull();
   });
 });
 

@@ -102,6 +102,18 @@ describe('Lightning and layer 2', () => {
   );
 });
 
+describe('Lightning address properties', () => {
+  const user = fc.string({ unit: fc.constantFrom(...'abcxyz0189._-'), minLength: 1, maxLength: 30 });
+  const label = fc.string({ unit: fc.constantFrom(...'abcxyz019'), minLength: 1, maxLength: 20 });
+  test.prop([user, fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'org', 'io')])('user@host is accepted on every Lightning-like network', (u, labels, tld) => {
+    const address = `${u}@${labels.join('.')}.${tld}`;
+    for (const n of ['LIGHTNING_MAINNET', 'LIGHTNING_REGTEST', 'LAYER2_MAINNET', 'LAYER2_TESTNET']) expect(validateCryptoAddress(n, address)).toBeNull();
+  });
+  test.prop([user, fc.constantFrom(...'ABZ+!#')])('a username with capitals or other symbols is refused', (u, c) => {
+    expect(validateLightningAddress(`${u}${c}@example.com`)).not.toBeNull();
+  });
+});
+
 describe('Bitcoin on-chain', () => {
   it('validates per network', () => {
     expect(validateBitcoinAddress('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toBeNull();

@@ -43,6 +43,18 @@ describe('BIC', () => {
     expect(validateBic('COBADEFFXXX')).toBeNull();
     expect(validateBic('deutdeff500')).toBeNull();
   });
+  const letters = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: n, maxLength: n });
+  const alnum = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), minLength: n, maxLength: n });
+  test.prop([letters(4), fc.constantFrom('DE', 'FR', 'ES', 'GB', 'US', 'BR'), alnum(2), fc.option(alnum(3), { nil: '' })])(
+    'bank, a real country, location and an optional branch form a BIC; one character more or less does not',
+    (bank, country, location, branch) => {
+      const bic = `${bank}${country}${location}${branch}`;
+      expect(validateBic(bic)).toBeNull();
+      expect(validateBic(bic.toLowerCase())).toBeNull();
+      expect(validateBic(bic.slice(0, -1))).not.toBeNull();
+      expect(validateBic(`${bic}X`)).not.toBeNull();
+    },
+  );
   it('rejects malformed codes', () => {
     expect(validateBic('COBADEF')).not.toBeNull();
     expect(validateBic('COBAXXFFXXX')).not.toBeNull();

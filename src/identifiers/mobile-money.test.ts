@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { MOBILE_MONEY_CURRENCIES, mobileMoneyOperators, mobileMoneyPhoneCountry, validateMobileMoneyPhone, validateMobileMoneyProvider } from './mobile-money.js';
 
@@ -48,4 +49,33 @@ describe('mobile-money provider', () => {
     expect(validateMobileMoneyProvider('XOF', 'MOOV', '+221771234567')).toMatch(/SN/);
     expect(validateMobileMoneyProvider('XOF', 'MOOV', '+2290197123456')).toBeNull();
   });
+});
+
+describe('mobile-money properties', () => {
+  const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+  const PREFIX: Record<string, string> = { KES: '+254', TZS: '+255', ZMW: '+260', RWF: '+250', MWK: '+265', UGX: '+256' };
+  const single = Object.keys(PREFIX);
+
+  test.prop([fc.constantFrom(...single), digits(0, 14)])('a one-country currency takes its own prefix and exactly 9 digits', (c, d) => {
+    expect(validateMobileMoneyPhone(c, PREFIX[c] + d) === null).toBe(d.length === 9);
+  });
+
+  test.prop([fc.constantFrom(...single), fc.constantFrom(...single), digits(9, 9)])('another country prefix is refused', (c, other, d) => {
+    fc.pre(PREFIX[c] !== PREFIX[other]);
+    expect(validateMobileMoneyPhone(c, PREFIX[other] + d)).not.toBeNull();
+  });
+
+  test.prop([digits(0, 12)])('XOF: Senegal 9 digits, Ivory Coast 10, Benin 8, 9 or 01 and 8', (d) => {
+    expect(validateMobileMoneyPhone('XOF', `+221${d}`) === null).toBe(d.length === 9);
+    expect(validateMobileMoneyPhone('XOF', `+225${d}`) === null).toBe(d.length === 10);
+    expect(validateMobileMoneyPhone('XOF', `+229${d}`) === null).toBe(d.length === 8 || d.length === 9 || (d.length === 10 && d.startsWith('01')));
+  });
+
+  test.prop([fc.constantFrom(...MOBILE_MONEY_CURRENCIES), fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ_'), minLength: 1, maxLength: 10 })])(
+    'a provider is accepted exactly when it is one of the currency operators',
+    (c, provider) => {
+      const codes = new Set(mobileMoneyOperators(c).map((o) => o.code));
+      expect(validateMobileMoneyProvider(c, provider) === null).toBe(codes.has(provider));
+    },
+  );
 });

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { renderSandboxIdentifiers } from '../../scripts/sandbox-identifiers.js';
 import { currency } from '../common/currencies.js';
 import { isKnownBankName } from '../modules/discoveries/catalogue.js';
 import { validateAbaRoutingNumber, validateUsAccountNumber } from './aba.js';
@@ -59,7 +61,6 @@ function problems(id: SandboxIdentifier): (string | null)[] {
 
 /** Which (type, variant, suffix) combinations cannot exist, and why. */
 function impossible(accountType: string, variant: string, suffix: string): boolean {
-  if (accountType === 'SOLANA_WALLET') return suffix.includes('0');
   if (variant === 'SPARK') return suffix.includes('1');
   if (variant === 'FR') return !(Number(suffix.slice(1)) >= 1 && Number(suffix.slice(1)) <= 97);
   return false;
@@ -70,6 +71,17 @@ describe('sandboxSuffixOf', () => {
     expect(sandboxSuffixOf('DE89370400440532013000')).toBe('000');
     expect(sandboxSuffixOf('sandbox105@okaxis')).toBe('105');
     expect(sandboxSuffixOf('+254712345109')).toBe('109');
+  });
+  it("reads a lower-case 'o' as '0' in a Solana address (base58 has no '0'), and nowhere else", () => {
+    const solana = (end: string) => `EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTD${end}`;
+    expect(validateCryptoAddress('SOLANA_MAINNET', solana('1o5'))).toBeNull();
+    expect(sandboxSuffixOf(solana('1o5'))).toBe('105');
+    expect(sandboxSuffixOf(solana('ooo'))).toBe('000');
+    expect(sandboxSuffixOf(solana('t1v'))).toBe('t1v');
+    // not Solana addresses: read as written
+    expect(sandboxSuffixOf('hello1o5@okaxis')).toBe('1o5');
+    expect(sandboxSuffixOf('DE8937040044053201o')).toBe('01o');
+    expect(sandboxSuffixOf(`${solana('1o5')}x`)).toBe('o5x');
   });
 });
 
@@ -101,6 +113,10 @@ describe('sandbox identifiers', () => {
       // deterministic: the same call gives the same identifier
       expect(sandboxIdentifier(accountType, suffix, variant)).toEqual(id);
     });
+  });
+
+  it('are published: docs/sandbox-test-identifiers.md is the generator output (npx tsx scripts/sandbox-identifiers.ts > docs/sandbox-test-identifiers.md)', () => {
+    expect(fs.readFileSync(new URL('../../docs/sandbox-test-identifiers.md', import.meta.url), 'utf8')).toBe(renderSandboxIdentifiers());
   });
 
   it('rejects bad suffixes and unknown types', () => {

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { validateCaAccountNumber, validateCaInstitutionNumber, validateCaTransitNumber } from './canada.js';
 import { nubanCheckDigit, validateNgnAccountNumber, validatePhpAccountNumber, validateZarAccountNumber } from './bank-digits.js';
@@ -43,5 +44,36 @@ describe('digit-only bank accounts', () => {
     expect(nubanCheckDigit('044', '000000001')).toBe(7);
     // sum 0 → check digit 0, not 10
     expect(nubanCheckDigit('000', '000000000')).toBe(0);
+  });
+});
+
+describe('digit-count properties', () => {
+  const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 0, maxLength: 20 });
+  const rules: Array<[string, (v: string) => string | null, number, number]> = [
+    ['PHP account', validatePhpAccountNumber, 8, 16],
+    ['NGN account', validateNgnAccountNumber, 10, 10],
+    ['ZAR account', validateZarAccountNumber, 9, 13],
+    ['CA institution', validateCaInstitutionNumber, 3, 3],
+    ['CA transit', validateCaTransitNumber, 5, 5],
+    ['CA account', validateCaAccountNumber, 7, 12],
+  ];
+  test.prop([fc.constantFrom(...rules), digits])('digits are accepted exactly when their count is in range', ([, validate, min, max], d) => {
+    expect(validate(d) === null).toBe(d.length >= min && d.length <= max);
+  });
+  test.prop([fc.constantFrom(...rules), digits, fc.constantFrom(...' -.aO')])('any other character is refused', ([, validate, min], d, c) => {
+    const v = d.padEnd(min, '1');
+    const at = v.length ? d.length % v.length : 0;
+    expect(validate(v.slice(0, at) + c + v.slice(at + 1))).not.toBeNull();
+  });
+});
+
+describe('UPI properties', () => {
+  const local = fc.string({ unit: fc.constantFrom(...'abcXYZ019.-_'), minLength: 2, maxLength: 40 });
+  const handle = fc.string({ unit: fc.constantFrom(...'abcdefxyzOKAXIS'), minLength: 2, maxLength: 12 });
+  test.prop([local, handle])('name@handle with allowed characters is a VPA', (name, psp) => {
+    expect(validateUpiVpa(`${name}@${psp}`)).toBeNull();
+  });
+  test.prop([local, handle, fc.constantFrom('1', '.', '-', '@')])('a handle with anything but letters is refused', (name, psp, c) => {
+    expect(validateUpiVpa(`${name}@${psp}${c}`)).not.toBeNull();
   });
 });

@@ -21,10 +21,8 @@ export function validateUkAccountNumber(value: string): string | null {
 }
 
 /**
- * Vocalink modulus check of a sort code + account number pair.
- *
- * Callers run this in PRODUCTION mode only: sandbox test identifiers end in a chosen suffix
- * (…105, …109), which fights the checksum, so sandbox accounts are checked for shape only.
+ * Vocalink modulus check of a sort code + account number pair. It runs in the sandbox too: the
+ * published sandbox identifiers (sandbox-fixtures.ts) are searched so that they pass it.
  * Note that the library treats a sort code absent from the Vocalink table as valid.
  */
 export function validateUkModulus(sortCode: string, accountNumber: string): string | null {
