@@ -48,6 +48,17 @@ describe('beneficial owners', async () => {
       expect(res.body.createdAt).toBe(res.body.updatedAt);
     });
 
+    it('accepts each of the six roles and every idType, with percentages 0 and 100', async () => {
+      const biz = await newBusiness();
+      const roles = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'];
+      expect((await addOwner(biz.id, { roles, ownershipPercentage: 100 })).roles).toEqual(roles);
+      const ids: Array<[string, string, string?]> = [['ITIN', '912701234'], ['PASSPORT', 'X1234567', 'FR'], ['NATIONAL_ID', 'AB123456', 'ES'], ['DRIVERS_LICENSE', 'D1234-5678', 'CA'], ['RESIDENCE_PERMIT', 'RP 123', 'DE'], ['TAX_ID', 'ABCDE1234F', 'IN']];
+      for (const [idType, identifier, countryOfIssuance] of ids) {
+        const o = await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo: personalInfo({ idType, identifier, countryOfIssuance }) });
+        expect(o.personalInfo).toMatchObject({ idType, countryOfIssuance: countryOfIssuance ?? 'US' });
+      }
+    });
+
     it('keeps a passport with its issuing country, and asks for that country', async () => {
       const biz = await newBusiness();
       const p = await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1234567', countryOfIssuance: 'FR', nationality: 'FR' }) });
@@ -90,6 +101,8 @@ describe('beneficial owners', async () => {
       ['no roles', { roles: [] }, 'roles'],
       ['a percentage above 100', { ownershipPercentage: 101 }, 'ownershipPercentage'],
       ['a fractional percentage', { ownershipPercentage: 12.5 }, 'ownershipPercentage'],
+      ['a negative percentage', { ownershipPercentage: -1 }, 'ownershipPercentage'],
+      ['a percentage as text', { ownershipPercentage: '40' }, 'ownershipPercentage'],
       ['an invalid email', { personalInfo: personalInfo({ email: 'not-an-email' }) }, 'personalInfo.email'],
       ['an invalid phone number', { personalInfo: personalInfo({ phoneNumber: '+1415555' }) }, 'personalInfo.phoneNumber'],
       ['a phone number without +', { personalInfo: personalInfo({ phoneNumber: '4155550123' }) }, 'personalInfo.phoneNumber'],
@@ -159,6 +172,25 @@ describe('beneficial owners', async () => {
       await call(ctx, 'PATCH', `/customers/${biz.id}`, { body: { customerType: 'BUSINESS', kycStatus: 'REJECTED' } });
       await addOwner(biz.id, { roles: ['UBO'] });
       expect(await kyc(biz.id)).toBe('REJECTED');
+    });
+
+    it('refuses APPROVED set by hand in the sandbox until a UBO or control person exists', async () => {
+      const approve = (id: string, auth?: string) => call(ctx, 'PATCH', `/customers/${id}`, { body: { customerType: 'BUSINESS', kycStatus: 'APPROVED' }, auth });
+      const biz = await newBusiness();
+      const res = expectError(await approve(biz.id), 400, 'INVALID_INPUT');
+      expect(fields(res)).toEqual(['kycStatus']);
+      await addOwner(biz.id, { roles: ['DIRECTOR', 'TRUSTEE'] });
+      expectError(await approve(biz.id), 400, 'INVALID_INPUT');
+      expect(await kyc(biz.id)).toBe('PENDING');
+      // Other statuses stay the platform's to set; APPROVED comes back once a control person exists.
+      expect((await call(ctx, 'PATCH', `/customers/${biz.id}`, { body: { customerType: 'BUSINESS', kycStatus: 'REJECTED' } })).body.kycStatus).toBe('REJECTED');
+      await addOwner(biz.id, { roles: ['CONTROL_PERSON'], ownershipPercentage: 0 });
+      expect(await kyc(biz.id)).toBe('REJECTED');
+      expect((await approve(biz.id)).body.kycStatus).toBe('APPROVED');
+      // In production the platform runs its own KYB and sets what it found.
+      const prod = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
+      const prodBiz = await newBusiness(prod);
+      expect((await approve(prodBiz.id, prod)).body.kycStatus).toBe('APPROVED');
     });
 
     it('leaves production statuses alone: owners start UNVERIFIED', async () => {
@@ -237,6 +269,25 @@ describe('beneficial owners', async () => {
       const res = expectError(await call(ctx, 'PATCH', `/beneficial-owners/${b.id}`, { body: { roles: ['DIRECTOR', 'UBO'] } }), 400, 'OWNERSHIP_EXCEEDS_100');
       expect(res.details).toMatchObject({ otherUbosTotal: 100, requested: 80, maximumAllowed: 0 });
       expect((await call(ctx, 'GET', `/beneficial-owners/${b.id}`)).body.roles).toEqual(['DIRECTOR']);
+    });
+
+    it('loses no field when PATCHes of different fields of one owner run at once', async () => {
+      const o = await addOwner((await newBusiness()).id, { roles: ['DIRECTOR'], ownershipPercentage: 10 });
+      const patches = [
+        { personalInfo: { firstName: 'Amazing' } },
+        { personalInfo: { lastName: 'Grace' } },
+        { personalInfo: { email: 'amazing.grace@example.org' } },
+        { personalInfo: { middleName: null } },
+        { personalInfo: { phoneNumber: '+442079460958' } },
+        { ownershipPercentage: 30 },
+        { roles: ['DIRECTOR', 'TRUSTEE'] },
+      ];
+      const results = await Promise.all(patches.map((body) => call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body })));
+      expect(results.map((r) => r.status)).toEqual(patches.map(() => 200));
+      const after = (await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body;
+      expect(after).toMatchObject({ roles: ['DIRECTOR', 'TRUSTEE'], ownershipPercentage: 30 });
+      expect(after.personalInfo).toMatchObject({ firstName: 'Amazing', lastName: 'Grace', email: 'amazing.grace@example.org', phoneNumber: '+442079460958' });
+      expect(after.personalInfo).not.toHaveProperty('middleName');
     });
 
     it('refuses bad input with 400 and changes nothing', async () => {

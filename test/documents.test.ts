@@ -229,6 +229,16 @@ describe('documents', async () => {
       expect(await countOf(customer.id)).toBe(1);
     });
 
+    it("hides another platform's beneficial owners as holders (404) and stores nothing for them", async () => {
+      const other = await ctx.newPlatform('Other');
+      const owner = await newOwner((await newBusiness()).id);
+      const doc = (await uploadDocument(ctx, passport(owner.id), [png()])).body;
+      expectError(await uploadDocument(ctx, passport(owner.id), [png()], { auth: other.auth }), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+      expectError(await call(ctx, 'GET', '/documents', { query: { documentHolder: owner.id }, auth: other.auth }), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+      expectError(await call(ctx, 'GET', `/documents/${doc.id}`, { auth: other.auth }), 404, 'DOCUMENT_NOT_FOUND');
+      expect(await countOf(owner.id)).toBe(1);
+    });
+
     it('lets a VIEW token read and download but not upload or delete (403)', async () => {
       const view = await ctx.platform.token(['VIEW']);
       const customer = await createCustomer(ctx);

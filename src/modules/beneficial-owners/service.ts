@@ -106,8 +106,11 @@ export function createOwnerService(deps: OwnerServiceDeps) {
 
     async update(scope: Scope, id: string, patch: OwnerPatch) {
       return db.tx(async (trx) => {
+        const { customer_id } = await find(trx, scope, id);
+        const customer = await lockBusiness(trx, scope, customer_id);
+        // Read the owner again under the business lock: a PATCH that committed while this one
+        // waited must be merged into, not overwritten with the copy read before the wait.
         const current = await find(trx, scope, id);
-        const customer = await lockBusiness(trx, scope, current.customer_id);
         const rolesBefore = decodeRoles(current.roles);
         const roles = patch.roles ?? rolesBefore;
         const percentage = patch.ownershipPercentage ?? toNumber(current.ownership_percentage);

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import countries from 'i18n-iso-countries';
 import { describe, expect, it } from 'vitest';
 import { currency, currencyOfCountry } from '../../common/currencies.js';
@@ -58,6 +59,38 @@ describe('discovery catalogue', () => {
     expect(isKnownBankName('ZA', 'Standard Bank')).toBe(false);
     expect(isKnownBankName('NG', 'BDO UNIBANK')).toBe(false);
     expect(isKnownBankName('XX', 'ACCESS BANK')).toBe(false);
+  });
+
+  it('notes an official source for every data file and for the operators of every mobile-money currency', () => {
+    const dir = new URL('./catalogue/', import.meta.url);
+    // Table rows of SOURCES.md: first cell → [second cell, third cell].
+    const rows = new Map(
+      readFileSync(new URL('SOURCES.md', dir), 'utf8')
+        .split('\n')
+        .filter((l) => /^\| [^-]/.test(l))
+        .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
+        .map(([key, ...rest]) => [key, rest] as const),
+    );
+    const files = readdirSync(dir).filter((f) => /^[A-Z]{2}\.json$/.test(f));
+    expect(files.length).toBeGreaterThanOrEqual(17);
+    for (const file of files) {
+      const [cur, source] = rows.get(file) ?? [];
+      expect(source, `${file} has no source row in SOURCES.md`).toMatch(/[A-Za-z].{20,}/);
+      expect(cur, file).toBe(listDiscoveries({ country: file.slice(0, 2) })[0].currency);
+    }
+    for (const cur of MOBILE_MONEY_CURRENCIES) {
+      const [operators, source] = rows.get(cur) ?? [];
+      expect(source, `${cur} has no source row in SOURCES.md`).toMatch(/[A-Za-z].{20,}/);
+      const ops = mobileMoneyOperators(cur);
+      const oneCountry = new Set(ops.map((o) => o.country)).size === 1;
+      // "A, B" for one country; "SN: A, B; CI: C" across countries.
+      const listed = operators!.split(';').flatMap((group) => {
+        const [country, codes] = group.includes(':') ? group.split(':') : [ops[0].country, group];
+        return codes!.split(',').map((code) => `${country!.trim()}:${code.trim()}`);
+      });
+      expect(oneCountry || operators!.includes(':'), cur).toBe(true);
+      expect(listed.sort(), cur).toEqual(ops.map((o) => `${o.country}:${o.code}`).sort());
+    }
   });
 
   it('returns entries that callers cannot corrupt', () => {
