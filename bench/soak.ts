@@ -16,6 +16,12 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** The server's live JavaScript heap (MiB) from its own /metrics: tells a heap leak from native memory. */
+async function heapUsedMiB(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? 0) / 2 ** 20;
+}
+
 /** Least-squares slope of (minute, MiB). */
 function slopePerMinute(samples: Array<[number, number]>): number {
   const n = samples.length;
@@ -31,8 +37,13 @@ async function soak(dialect: Dialect) {
   // One client address sends the refused credentials and the good ones: no failure limit here.
   const s = await benchServer(dialect, { AUTH_FAILURE_LIMIT: '0' });
   const samples: Array<[number, number]> = [];
+  const heap: Array<[number, number]> = [];
   const t0 = Date.now();
-  const timer = setInterval(() => samples.push([(Date.now() - t0) / 60_000, rssMiB(s.pid)]), SAMPLE_MS);
+  const timer = setInterval(() => {
+    const minute = (Date.now() - t0) / 60_000;
+    samples.push([minute, rssMiB(s.pid)]);
+    heapUsedMiB(s.baseUrl).then((mib) => heap.push([minute, mib]), () => undefined);
+  }, SAMPLE_MS);
   let n = 0;
   try {
     const headers = { authorization: s.auth, 'content-type': 'application/json' };
@@ -64,7 +75,8 @@ async function soak(dialect: Dialect) {
     const warm = samples.filter(([m]) => m >= Math.min(1, SECONDS / 600)); // after the first minute (or 10% of a short run)
     const start = warm[0]?.[1] ?? samples[0][1];
     const end = samples[samples.length - 1][1];
-    const secondHalf = samples.filter(([m]) => m >= samples[samples.length - 1][0] / 2);
+    const half = samples[samples.length - 1][0] / 2;
+    const secondHalf = samples.filter(([m]) => m >= half);
     return {
       requests: result.requests.total,
       rps: Math.round(result.requests.average),
@@ -74,6 +86,8 @@ async function soak(dialect: Dialect) {
       peak: Math.round(Math.max(...samples.map(([, y]) => y))),
       growth: ((end - start) / start) * 100,
       slope: slopePerMinute(secondHalf),
+      heapSlope: slopePerMinute(heap.filter(([m]) => m >= half)),
+      heapEnd: Math.round(heap[heap.length - 1]?.[1] ?? 0),
       customers: n,
     };
   } finally {
@@ -88,14 +102,14 @@ export async function run() {
     const r = await soak(dialect);
     const flat = r.growth < 10 && r.slope < 1;
     rows.push(
-      `| ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.requests} (${r.rps}/s) | ${r.customers} | ${r.start} | ${r.end} | ${r.peak} | ${r.growth.toFixed(1)}% | ${r.slope.toFixed(2)} | ${flat ? 'flat' : 'GROWING'} |`,
+      `| ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.requests} (${r.rps}/s) | ${r.customers} | ${r.start} | ${r.end} | ${r.peak} | ${r.growth.toFixed(1)}% | ${r.slope.toFixed(2)} | ${r.heapEnd} | ${r.heapSlope.toFixed(2)} | ${flat ? 'flat' : 'GROWING'} |`,
     );
   }
   writeSection(
     'soak',
     `## Memory soak\n\nNode ${process.version}, ${SECONDS} s of a steady mixed load (400 req/s: ping, customer create with Idempotency-Key, two lists, a refused credential, a broken body), RSS sampled every 5 s, ${new Date().toISOString().slice(0, 10)}. ` +
       `"Flat" means RSS grew under 10% after warm-up and its trend over the second half is under 1 MiB/min.${SECONDS < 600 ? ` **A short run (${SECONDS} s), not the 10-minute soak.**` : ''}\n\n` +
-      '| database | requests | customers created | RSS after warm-up MiB | RSS at end MiB | peak MiB | growth | MiB/min (2nd half) | verdict |\n|---|---|---|---|---|---|---|---|---|\n' +
+      '| database | requests | customers created | RSS after warm-up MiB | RSS at end MiB | peak MiB | growth | RSS MiB/min (2nd half) | JS heap at end MiB | heap MiB/min (2nd half) | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|\n' +
       rows.join('\n'),
   );
 }
