@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
 import { balance, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
@@ -21,6 +21,17 @@ beforeAll(async () => {
   ctx = await testContext({ env: { RATES_FILE: ratesFile, RATES_MAX_AGE_MS: '60000' } });
   prod = await ctx.platform.token(['VIEW', 'TRANSACT', 'MANAGE'], 'PRODUCTION');
 });
+
+afterEach(() => expectLedgerBalanced(ctx));
+
+/**
+ * The webhooks of one transaction as the outbox stored them, oldest first (PRODUCTION endpoints
+ * must be https, so no test receiver is configured here: the events wait as NO_ENDPOINT).
+ */
+async function outboxEvents(transactionId: string): Promise<Array<[string, string]>> {
+  const rows = await ctx.container.db.executor().selectFrom('webhook_events').select(['type', 'body']).where('subject', '=', transactionId).orderBy('id').execute();
+  return rows.map((r) => [r.type, (JSON.parse(r.body) as { transaction: { status: string } }).transaction.status]);
+}
 
 const operate = (id: string, kind: 'COMPLETE' | 'FAIL') =>
   ctx.container.payments.engine.operate(id, kind === 'COMPLETE' ? { kind } : { kind, reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'test operator');
@@ -45,7 +56,23 @@ describe('the manual rail', () => {
     await expect(operate('Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000000', 'COMPLETE')).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
     const tx = (await call(ctx, 'GET', `/transactions/${paid.body.id}`, { auth: prod })).body;
     expect(tx.refund).toMatchObject({ status: 'COMPLETED', reason: 'TRANSACTION_FAILED' });
-    await expectLedgerBalanced(ctx);
+    expect(await outboxEvents(pulled.body.id)).toEqual([['INCOMING_PAYMENT', 'PROCESSING'], ['INCOMING_PAYMENT', 'COMPLETED']]);
+    expect(await outboxEvents(paid.body.id)).toEqual([['OUTGOING_PAYMENT', 'PROCESSING'], ['OUTGOING_PAYMENT', 'FAILED']]);
+  });
+
+  it('an executed quote waits in PROCESSING, its funds reserved, until the operator settles it', async () => {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
+    await call(ctx, 'POST', '/transfer-in', { auth: prod, body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 20_000 } }).then((r) => operate(r.body.id, 'COMPLETE'));
+    const iban = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id, auth: prod });
+    const q = (await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod)).body;
+    const executed = await call(ctx, 'POST', `/quotes/${q.id}/execute`, { auth: prod });
+    expect(executed.body.status).toBe('PROCESSING');
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(10_000);
+    expect((await operate(q.transactionId, 'COMPLETE')).status).toBe('COMPLETED');
+    expect((await call(ctx, 'GET', `/quotes/${q.id}`, { auth: prod })).body.status).toBe('COMPLETED');
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(10_000);
+    expect(await outboxEvents(q.transactionId)).toEqual([['OUTGOING_PAYMENT', 'PROCESSING'], ['OUTGOING_PAYMENT', 'COMPLETED']]);
   });
 
   it('quotes are priced from the rates file; a stale file answers 503 RATES_STALE; JIT funding is refused', async () => {

@@ -4,7 +4,7 @@
  * manual clock; timed outcomes run from the payment worker's durable jobs. Each case checks the
  * API answer, the webhook sequence a verifying receiver saw, the balances and the ledger.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
 import type { Scope } from '../src/common/scope.js';
 import { SANDBOX_LONG_PAYMENT_MS, SANDBOX_PENDING_FAILURE_MS, SANDBOX_RETURN_MS } from '../src/rails/sandbox.js';
@@ -24,6 +24,7 @@ beforeAll(async () => {
   receiver = await webhookReceiver(ctx, () => clock.now().getTime());
 });
 afterAll(() => receiver.close());
+afterEach(() => expectLedgerBalanced(ctx));
 
 interface Case {
   suffix: string;
@@ -156,13 +157,20 @@ describe('quotes funded by pulling from an external account', () => {
     await expectLedgerBalanced(ctx);
   });
 
-  it('immediatelyExecute creates and executes in one call', async () => {
+  it('immediatelyExecute creates and executes in one call, from an internal account or by a pull', async () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 10_000);
     const destination = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id });
     const quote = await quoteFromAccount(ctx, accounts.USD.id, destination.id, 10_000, { immediatelyExecute: true });
     expect(quote.status).toBe(201);
     expect(quote.body.status).toBe('COMPLETED');
     expect(await balance(ctx, accounts.USD.id)).toBe(0);
-    await expectLedgerBalanced(ctx);
+    expect(await webhookStatuses(ctx, receiver, quote.body.transactionId)).toEqual(['PROCESSING', 'COMPLETED']);
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
+    const failing = await externalAccount(ctx, 'IBAN', '006', { customerId: customer.id });
+    const pulled = await quoteFromAccount(ctx, bank.id, failing.id, 5_000, { immediatelyExecute: true });
+    expect(pulled.status).toBe(201);
+    expect(pulled.body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    expect(await webhookStatuses(ctx, receiver, pulled.body.transactionId)).toEqual(['PROCESSING', 'FAILED']);
+    expect((await getTransaction(ctx, pulled.body.transactionId)).refund).toMatchObject({ status: 'COMPLETED', reason: 'TRANSACTION_FAILED' });
   });
 });

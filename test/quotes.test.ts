@@ -3,7 +3,7 @@
  * field, nothing changed), scope and permissions, execute's rules (once, before expiry, within
  * the balance, not for JIT), idempotency, the expiry job, the platform's currency settings, lists.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
 import { expectLedgerBalanced, fund } from './helpers/ledger.js';
@@ -20,6 +20,8 @@ beforeAll(async () => {
   receiver = await webhookReceiver(ctx, () => clock.now().getTime());
 });
 afterAll(() => receiver.close());
+// Every test, whether it moved money or refused to, leaves a ledger that verifies.
+afterEach(() => expectLedgerBalanced(ctx));
 
 async function count(table: 'quotes' | 'transactions'): Promise<number> {
   const r = await ctx.container.db.executor().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
@@ -195,6 +197,36 @@ describe('executing quotes', () => {
     clock.advance(5 * MIN);
     await drainPayments(ctx);
     expect((await call(ctx, 'GET', `/quotes/${q.id}`)).body.status).toBe('COMPLETED');
+  });
+
+  it('re-checks the accounts: deactivated since the quote (400 QUOTE_ACCOUNT_INACTIVE) or a customer deleted since (410); nothing moves', async () => {
+    const { customer, usd, iban } = await setup();
+    const q = (await quoteFromAccount(ctx, usd, iban, 10_000)).body;
+    await call(ctx, 'DELETE', `/customers/external-accounts/${iban}`);
+    const inactive = expectError(await call(ctx, 'POST', `/quotes/${q.id}/execute`), 400, 'QUOTE_ACCOUNT_INACTIVE');
+    expect(inactive.details).toMatchObject({ quoteId: q.id, field: 'destination.accountId', accountId: iban, status: 'INACTIVE' });
+    // A pull-funded quote whose bank account was deactivated.
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
+    const iban2 = (await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id })).id as string;
+    const pulled = (await quoteFromAccount(ctx, bank.id, iban2, 10_000)).body;
+    await call(ctx, 'DELETE', `/customers/external-accounts/${bank.id}`);
+    expect(expectError(await call(ctx, 'POST', `/quotes/${pulled.id}/execute`), 400, 'QUOTE_ACCOUNT_INACTIVE').details).toMatchObject({ field: 'source.accountId', accountId: bank.id });
+    // The payee (another customer) deleted, then the payer deleted.
+    const payee = await fundedCustomer(ctx, ['EUR'], 0);
+    const payeeIban = (await externalAccount(ctx, 'IBAN', '000', { customerId: payee.customer.id })).id as string;
+    const toPayee = (await quoteFromAccount(ctx, usd, payeeIban, 10_000)).body;
+    await call(ctx, 'DELETE', `/customers/${payee.customer.id}`);
+    expect(expectError(await call(ctx, 'POST', `/quotes/${toPayee.id}/execute`), 410, 'CUSTOMER_DELETED').details).toMatchObject({ customerId: payee.customer.id });
+    const own = (await quoteFromAccount(ctx, usd, iban2, 10_000)).body;
+    expect(await balance(ctx, usd)).toBe(100_000);
+    await call(ctx, 'DELETE', `/customers/${customer.id}`);
+    expect(expectError(await call(ctx, 'POST', `/quotes/${own.id}/execute`), 410, 'CUSTOMER_DELETED').details).toMatchObject({ customerId: customer.id });
+    for (const quote of [q, pulled, toPayee, own]) {
+      expect((await call(ctx, 'GET', `/quotes/${quote.id}`)).body.status).toBe('PENDING');
+      expect(await webhookStatuses(ctx, receiver, quote.transactionId)).toEqual([]);
+    }
+    const available = await ctx.container.ledger.balance({ platformId: ctx.platform.platformId, environment: 'SANDBOX' }, usd);
+    expect(available).toMatchObject({ posted: 100_000n, available: 100_000n });
   });
 
   it('a JIT quote cannot be executed (400 QUOTE_REQUIRES_FUNDING)', async () => {

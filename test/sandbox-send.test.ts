@@ -3,7 +3,7 @@
  * payment instructions; the right amount runs the payment with the destination's pattern, a wrong
  * amount fails it with FUNDING_AMOUNT_MISMATCH; expired or already funded quotes get clear errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
 import type { Scope } from '../src/common/scope.js';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
@@ -22,6 +22,7 @@ beforeAll(async () => {
   receiver = await webhookReceiver(ctx, () => clock.now().getTime());
 });
 afterAll(() => receiver.close());
+afterEach(() => expectLedgerBalanced(ctx));
 
 async function jitQuote(suffix = '000', currency = 'USD', amount = 10_000) {
   const { customer } = await fundedCustomer(ctx, ['USD'], 0);
@@ -94,6 +95,15 @@ describe('POST /sandbox/send', () => {
     const funded = (await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000)).body;
     expectError(await send({ quoteId: funded.id, currencyCode: 'USD' }), 400, 'QUOTE_NOT_REALTIME_FUNDED');
     expect((await call(ctx, 'GET', `/quotes/${q.id}`)).body.status).toBe('PENDING');
+  });
+
+  it('a destination deactivated since the quote: 400 QUOTE_ACCOUNT_INACTIVE, nothing paid, the quote still PENDING', async () => {
+    const q = await jitQuote();
+    await call(ctx, 'DELETE', `/customers/external-accounts/${q.destination.accountId}`);
+    const err = expectError(await send({ quoteId: q.id, currencyCode: 'USD' }), 400, 'QUOTE_ACCOUNT_INACTIVE');
+    expect(err.details).toMatchObject({ quoteId: q.id, field: 'destination.accountId', status: 'INACTIVE' });
+    expect((await call(ctx, 'GET', `/quotes/${q.id}`)).body.status).toBe('PENDING');
+    expect(await webhookStatuses(ctx, receiver, q.transactionId)).toEqual([]);
   });
 
   it('is sandbox only and needs TRANSACT', async () => {

@@ -1,12 +1,14 @@
 /** GET /transactions/{id} and GET /transactions: fields, filters, pagination, scope, history. */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
+import { expectLedgerBalanced } from './helpers/ledger.js';
 import { externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await testContext();
 });
+afterEach(() => expectLedgerBalanced(ctx));
 
 describe('GET /transactions', () => {
   it('filters by customer, platformCustomerId, status, type and time; newest first, paginated', async () => {

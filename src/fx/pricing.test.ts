@@ -233,6 +233,48 @@ describe('priceQuote: invariants over every currency pair', () => {
     );
   });
 
+  it('each of the 361 pairs at its sandbox rate, both locks, 1 to 9000000000000000 (every pair checked, not sampled)', () => {
+    const edges: Array<[FeeRule, bigint]> = [
+      [fee(0n, '0.003'), 1n],
+      [fee(0n, '0.003'), MAX_AMOUNT],
+      [fee(250n, '0.0125', 40n), 1n],
+      [fee(250n, '0.0125', 40n), MAX_AMOUNT],
+      [NO_FEES, MAX_AMOUNT],
+    ];
+    for (const from of CURRENCY_CODES) {
+      for (const to of CURRENCY_CODES) {
+        const rate = from === to ? rational(1n) : sandboxRate(from, to);
+        fc.assert(
+          fc.property(arbFees, arbAmount, (fees, amount) => {
+            const sending = priceQuote({ sendingCurrency: from, receivingCurrency: to, rate, fees, lockedSide: 'SENDING', lockedAmount: amount });
+            const o = oracle(from, to, rate, fees, amount);
+            if (sending.ok) {
+              const q = sending.quote;
+              expect(q.totalReceivingAmount).toBe(o.f);
+              expect(o.f >= 1n && o.f <= MAX_AMOUNT).toBe(true);
+              expect(q.totalSendingAmount).toBe(q.convertedAmount + q.feesIncluded);
+              expect((q.totalReceivingAmount + q.counterpartyFixedFee) * o.B <= q.convertedAmount * o.A).toBe(true); // never creates money
+            } else {
+              expect(sending.error.code === 'AMOUNT_TOO_SMALL' ? o.f < 1n : o.f > MAX_AMOUNT).toBe(true);
+            }
+            const receiving = priceQuote({ sendingCurrency: from, receivingCurrency: to, rate, fees, lockedSide: 'RECEIVING', lockedAmount: amount });
+            if (receiving.ok) {
+              const S = receiving.quote.totalSendingAmount;
+              expect(receiving.quote.totalReceivingAmount).toBe(amount);
+              expect(S >= 1n && S <= MAX_AMOUNT).toBe(true);
+              expect(oracle(from, to, rate, fees, S).f >= amount).toBe(true); // delivers at least the locked amount
+              if (S > 1n) expect(oracle(from, to, rate, fees, S - 1n).f < amount).toBe(true); // with the smallest S
+            } else {
+              expect(receiving.error.code).toBe('AMOUNT_TOO_LARGE');
+              expect(oracle(from, to, rate, fees, MAX_AMOUNT).f < amount).toBe(true);
+            }
+          }),
+          { numRuns: 20, examples: edges },
+        );
+      }
+    }
+  });
+
   it('SENDING lock is monotonic in S (and so are its errors)', () => {
     fc.assert(
       fc.property(arbPairRate, arbFees, arbAmount, fc.oneof(fc.bigInt({ min: 0n, max: 3n }), fc.bigInt({ min: 0n, max: 10n ** 15n })), ({ from, to, rate }, fees, S1, delta) => {

@@ -1,8 +1,8 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { CURRENCY_CODES } from '../common/currencies.js';
+import { CURRENCY_CODES, currency } from '../common/currencies.js';
 import { compare, mul, parseDecimal, rational } from '../common/money.js';
 import {
   createFileRateSource,
@@ -51,6 +51,15 @@ describe('sandbox rate source', () => {
     expect((await src.getRate('BTC', 'USD')).rate).toEqual(rational(100000n));
     expect((await src.getRate('USDC', 'USD')).rate).toEqual(rational(1n));
     await expectUnavailable(src.getRate('USD', 'XYZ'), 'RATE_UNAVAILABLE');
+  });
+
+  it('is documented exactly in docs/pricing.md (code, decimals, units per USD), satoshis for BTC and 6 decimals for USDC', () => {
+    const page = readFileSync(new URL('../../docs/pricing.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('### Sandbox rates'), page.indexOf('### Production rates'));
+    const rows = [...section.matchAll(/^\| ([A-Z]{3,4}) \| (\d+) \| ([0-9.]+) \|/gm)].map((m) => [m[1], Number(m[2]), m[3]]);
+    expect(rows).toEqual(CURRENCY_CODES.map((code) => [code, currency(code).decimals, SANDBOX_USD_RATES[code]]));
+    expect(currency('BTC').decimals).toBe(8);
+    expect(currency('USDC').decimals).toBe(6);
   });
 
   it('getQuoteRates adds the BTC rate for rateDetails', async () => {

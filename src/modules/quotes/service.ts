@@ -6,7 +6,7 @@ import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
 import { toNumber } from '../../db/values.js';
 import { currency as currencyInfo } from '../../common/currencies.js';
-import { externalAccountRepository } from '../external-accounts/repository.js';
+import { externalAccountRepository, type ExternalAccountRow } from '../external-accounts/repository.js';
 import { fundingInstructions, newFundingReference } from '../internal-accounts/instructions.js';
 import type { PaymentEngine } from '../transactions/engine.js';
 import type { TransactionRow } from '../transactions/repository.js';
@@ -43,8 +43,33 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     return found;
   }
 
-  /** Executes inside the caller's transaction: checks, then the payment engine. */
-  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow): Promise<QuoteView> {
+  /**
+   * The accounts of a quote paying an external account, checked again when its money moves
+   * (execute, or a JIT payment arriving) as they were when it was created: an external account
+   * deactivated since (400 QUOTE_ACCOUNT_INACTIVE) or a customer deleted since (410
+   * CUSTOMER_DELETED) stops the payment before anything moves; the quote stays PENDING until it
+   * expires. Answers the destination account.
+   */
+  async function payableAccounts(trx: Executor, scope: Scope, tx: TransactionRow): Promise<ExternalAccountRow> {
+    const destination = (await externalAccountRepository.find(trx, scope, tx.external_account_id))!;
+    const external: Array<[ExternalAccountRow, string]> = [[destination, 'destination.accountId']];
+    if (tx.funding === 'PULL') {
+      const sourceId = (JSON.parse(tx.source) as { accountId: string }).accountId;
+      external.push([(await externalAccountRepository.find(trx, scope, sourceId))!, 'source.accountId']);
+    }
+    for (const [account, field] of external) {
+      if (account.status !== 'ACTIVE') throw quoteErrors.QUOTE_ACCOUNT_INACTIVE({ quoteId: tx.quote_id, field, accountId: account.id, status: account.status });
+    }
+    const owners = new Set([tx.customer_id, ...external.map(([a]) => a.customer_id)].filter((id): id is string => id !== null));
+    for (const id of owners) await deps.customers.getLive(trx, scope, id);
+    return destination;
+  }
+
+  /**
+   * Executes inside the caller's transaction: checks, then the payment engine. `accountsChecked`:
+   * the accounts were checked in this same request (immediatelyExecute), so they are not read again.
+   */
+  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, accountsChecked = false): Promise<QuoteView> {
     if (quote.funding === 'REALTIME') throw quoteErrors.QUOTE_REQUIRES_FUNDING({ quoteId: quote.id });
     if (tx.status === 'EXPIRED' || (tx.status === 'PENDING' && clock.now().toISOString() >= quote.expires_at)) {
       throw quoteErrors.QUOTE_EXPIRED({ quoteId: quote.id, expiresAt: quote.expires_at });
@@ -52,13 +77,19 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     if (tx.status !== 'PENDING') throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id, status: tx.status });
     const done = deps.uma().isUmaPayment(tx)
       ? await deps.uma().initiate(trx, scope, quote, tx, 'quote executed')
-      : await engine.initiate(trx, tx, (await externalAccountRepository.find(trx, scope, tx.external_account_id))!, 'quote executed');
+      : await engine.initiate(
+          trx,
+          tx,
+          accountsChecked ? (await externalAccountRepository.find(trx, scope, tx.external_account_id))! : await payableAccounts(trx, scope, tx),
+          'quote executed',
+        );
     if (!done) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id });
     return quoteView(quote, done);
   }
 
   return {
     load,
+    payableAccounts,
     executeIn,
 
     async create(scope: Scope, input: QuoteCreate): Promise<QuoteView> {
@@ -168,7 +199,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         await transactionRepository.insert(trx, tx);
         await repo.insert(trx, quote);
         await engine.scheduleExpiry(trx, { quoteId, transactionId, platformId: scope.platformId, environment: scope.environment }, expiresAt);
-        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx);
+        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx, true);
         return quoteView(quote, tx);
       });
     },

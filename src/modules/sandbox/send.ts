@@ -14,7 +14,6 @@ import type { Container } from '../../container.js';
 import type { Database } from '../../db/database.js';
 import { MAX_AMOUNT } from '../../fx/pricing.js';
 import type { App } from '../../http/types.js';
-import { externalAccountRepository } from '../external-accounts/repository.js';
 import { quoteErrors } from '../quotes/errors.js';
 import type { QuoteService } from '../quotes/service.js';
 import type { PaymentEngine } from '../transactions/engine.js';
@@ -55,7 +54,7 @@ export function createSandboxSend(deps: { db: Database; clock: Clock; quotes: Qu
       const amount = input.currencyAmount === undefined ? BigInt(tx.sent_amount) : BigInt(input.currencyAmount);
       const next =
         amount === BigInt(tx.sent_amount)
-          ? await engine.initiate(trx, tx, (await externalAccountRepository.find(trx, scope, tx.external_account_id))!, 'payment received with the quote reference (sandbox)')
+          ? await engine.initiate(trx, tx, await quotes.payableAccounts(trx, scope, tx), 'payment received with the quote reference (sandbox)')
           : await lifecycle.rejectFunding(trx, tx, `payment of ${amount} received where ${tx.sent_amount} was quoted (sandbox)`);
       if (!next) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId }, 'This quote was already funded, or it failed');
       return transactionView(next);
