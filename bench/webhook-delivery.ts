@@ -55,7 +55,7 @@ async function measure(dialect: Dialect) {
   let sent = 0;
   let t = performance.now();
   await Promise.all(Array.from({ length: LOOPS }, async () => {
-    while (sent++ < EVENTS) await deliver({ url: sink.url, body, headers: { 'X-Corridor-Signature': 't=0,v1=x' }, pinnedAddress: '127.0.0.1' });
+    while (sent++ < EVENTS) await deliver({ url: sink.url, body, headers: { 'X-Corridor-Signature': 't=0,v1=x' }, pinnedAddresses: ['127.0.0.1'] });
   }));
   const baseline = perSecond(EVENTS, performance.now() - t);
 

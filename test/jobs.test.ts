@@ -41,6 +41,37 @@ describe('durable jobs', async () => {
     await jobs.complete(third!);
   });
 
+  it('keeps the jobs waiting behind a retried one out of the due set until it runs again', async () => {
+    const runAtOf = async (id: string) => (await db.executor().selectFrom('jobs').select('run_at').where('id', '=', id).executeTakeFirstOrThrow()).run_at;
+    await enqueue('t.wait', 'wait:1');
+    const second = await enqueue('t.wait', 'wait:1');
+    const head = await jobs.claimNext(['t.wait'], 60_000);
+    const later = new Date(clock.now().getTime() + 3_600_000);
+    await jobs.retry(head!, later, 'receiver down');
+    // The waiting job is not due before its predecessor, and neither is one enqueued meanwhile.
+    expect(await runAtOf(second)).toBe(later.toISOString());
+    const third = await enqueue('t.wait', 'wait:1');
+    expect(await runAtOf(third)).toBe(later.toISOString());
+    expect(await jobs.nextDue(['t.wait'])).toEqual(later);
+    // A later run time of its own is kept; other subjects are untouched.
+    const own = await enqueue('t.wait', 'wait:1', new Date(later.getTime() + 60_000));
+    expect(await runAtOf(own)).toBe(new Date(later.getTime() + 60_000).toISOString());
+    const free = await enqueue('t.wait', 'wait:2');
+    expect(await runAtOf(free)).toBe(clock.now().toISOString());
+    // When its time comes the chain runs in order as before.
+    const other = await jobs.claimNext(['t.wait'], 60_000);
+    expect(other?.id).toBe(free);
+    await jobs.complete(other!);
+    clock.set(later);
+    const order: string[] = [];
+    for (let job = await jobs.claimNext(['t.wait'], 60_000); job; job = await jobs.claimNext(['t.wait'], 60_000)) {
+      order.push(job.id);
+      await jobs.complete(job);
+      if (order.length === 3) clock.advance(60_000);
+    }
+    expect(order).toEqual([head!.id, second, third, own]);
+  });
+
   it('wakes only the loops of a kind that is due now', async () => {
     const woken: string[] = [];
     const offA = ctx.container.onJobEnqueued(['t.a'], () => woken.push('a'));

@@ -164,6 +164,15 @@ describe('at delivery time', () => {
     await receiver.close();
   });
 
+  it('reaches a SANDBOX receiver on 127.0.0.1 whose name resolves to ::1 first (as localhost often does)', async () => {
+    const laptop = await startWebhookReceiver(); // listens on 127.0.0.1 only
+    dns.set('laptop.example.com', ['::1', '127.0.0.1']);
+    const res = await send(strict, sandbox, 'POST', '/webhooks/test', { url: `http://laptop.example.com:${laptop.port}/webhooks` });
+    expect(res.body).toMatchObject({ delivered: true, statusCode: 200, error: null });
+    expect(laptop.requests).toHaveLength(1);
+    await laptop.close();
+  });
+
   it('does not follow redirects', async () => {
     const target = await startWebhookReceiver();
     const redirecting = await startWebhookReceiver({ respond: () => ({ status: 302, headers: { location: target.url } }) });

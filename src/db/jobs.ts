@@ -37,11 +37,19 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
   const { db, clock } = deps;
 
   return {
-    /** Adds a job inside the caller's transaction. */
+    /**
+     * Adds a job inside the caller's transaction. A job of a subject waits for the earlier jobs of
+     * its subject anyway, so it is never due before the last of them (see retry).
+     */
     async enqueue(ex: Executor, job: NewJob): Promise<string> {
       const now = clock.now();
       const id = newId('Job');
-      const runAt = job.runAt ?? now;
+      let runAt = job.runAt ?? now;
+      if (job.subject !== undefined) {
+        const last = await ex.selectFrom('jobs').select((eb) => eb.fn.max('run_at').as('t')).where('subject', '=', job.subject).executeTakeFirst();
+        const lastRunAt = last?.t as string | null | undefined;
+        if (lastRunAt && lastRunAt > runAt.toISOString()) runAt = new Date(lastRunAt);
+      }
       await ex
         .insertInto('jobs')
         .values({
@@ -100,11 +108,18 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
       await db.tx((trx) => trx.deleteFrom('jobs').where('id', '=', job.id).execute());
     },
 
-    /** Puts a job back to run at runAt, releasing the lease. */
+    /**
+     * Puts a job back to run at runAt, releasing the lease. The later jobs of its subject move to
+     * runAt too (they cannot run before it): a job that is due but waits behind an earlier one is
+     * walked past by every claim, so without this an integrator's webhook outage would leave
+     * thousands of such rows that slow every claim of every node.
+     */
     async retry(job: Job, runAt: Date, error: string): Promise<void> {
-      await db.tx((trx) =>
-        trx.updateTable('jobs').set({ run_at: runAt.toISOString(), locked_until: null, locked_by: null, last_error: error.slice(0, 1000) }).where('id', '=', job.id).execute(),
-      );
+      const iso = runAt.toISOString();
+      await db.tx(async (trx) => {
+        await trx.updateTable('jobs').set({ run_at: iso, locked_until: null, locked_by: null, last_error: error.slice(0, 1000) }).where('id', '=', job.id).execute();
+        if (job.subject !== null) await trx.updateTable('jobs').set({ run_at: iso }).where('subject', '=', job.subject).where('id', '>', job.id).where('run_at', '<', iso).execute();
+      });
     },
 
     /** The earliest run_at among pending jobs of these kinds (for sleeping until then). */

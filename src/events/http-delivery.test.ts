@@ -129,7 +129,8 @@ describe('deliver', () => {
   it('never throws on bad input', async () => {
     expect(await deliver({ url: 'not a url', body, headers: {} })).toMatchObject({ ok: false, error: 'invalid URL' });
     expect(await deliver({ url: 'ftp://example.com/', body, headers: {} })).toMatchObject({ ok: false, error: 'unsupported protocol' });
-    expect(await deliver({ url: 'http://example.com/', body, headers: {}, pinnedAddress: 'nope' })).toMatchObject({ ok: false, error: 'invalid pinned address' });
+    expect(await deliver({ url: 'http://example.com/', body, headers: {}, pinnedAddresses: ['nope'] })).toMatchObject({ ok: false, error: 'invalid pinned address' });
+    expect(await deliver({ url: 'http://example.com/', body, headers: {}, pinnedAddresses: [] })).toMatchObject({ ok: false, error: 'invalid pinned address' });
     expect((await deliver({ url: 'http://127.0.0.1:1/', body, headers: { 'bad\nheader': 'x' } })).ok).toBe(false);
   });
 
@@ -140,7 +141,7 @@ describe('deliver', () => {
       res.end('pinned');
     });
     // .invalid never resolves: reaching the server proves the pinned address was used.
-    const result = await deliver({ url: `http://hooks.example.invalid:${port}/hook`, body, headers: {}, pinnedAddress: '127.0.0.1' });
+    const result = await deliver({ url: `http://hooks.example.invalid:${port}/hook`, body, headers: {}, pinnedAddresses: ['127.0.0.1'] });
     expect(result).toMatchObject({ ok: true, statusCode: 200, responseBody: 'pinned' });
     expect(host).toBe(`hooks.example.invalid:${port}`);
   });
@@ -154,7 +155,16 @@ describe('deliver', () => {
     });
     if (!listening) return; // no IPv6 loopback on this machine
     const { port } = server.address() as AddressInfo;
-    expect(await deliver({ url: `http://hooks.example.invalid:${port}/`, body, headers: {}, pinnedAddress: '::1' })).toMatchObject({ ok: true, responseBody: 'v6' });
+    expect(await deliver({ url: `http://hooks.example.invalid:${port}/`, body, headers: {}, pinnedAddresses: ['::1'] })).toMatchObject({ ok: true, responseBody: 'v6' });
+  });
+
+  it('tries every pinned address in turn: a receiver on 127.0.0.1 only is reached when ::1 comes first', async () => {
+    // A name such as localhost often resolves to ::1 before 127.0.0.1, while many receivers
+    // (Flask, python -m http.server) listen on IPv4 only; a normal client falls back, so must we.
+    const { port } = await serve((_req, res) => res.end('v4 only'));
+    for (const pinned of [['::1', '127.0.0.1'], ['127.0.0.2', '127.0.0.1']]) {
+      expect(await deliver({ url: `http://laptop.example.invalid:${port}/`, body, headers: {}, pinnedAddresses: pinned })).toMatchObject({ ok: true, responseBody: 'v4 only' });
+    }
   });
 
   it('over https, keeps the URL host as TLS servername when pinned, and reports an untrusted certificate as a TLS error', async () => {
@@ -168,7 +178,7 @@ describe('deliver', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
 
-    const result = await deliver({ url: `https://hooks.example.test:${port}/hook`, body, headers: {}, pinnedAddress: '127.0.0.1' });
+    const result = await deliver({ url: `https://hooks.example.test:${port}/hook`, body, headers: {}, pinnedAddresses: ['127.0.0.1'] });
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^TLS error/);
     expect(result.responseBody).toBeUndefined();

@@ -16,8 +16,12 @@ export interface DeliveryRequest {
   headers: Record<string, string>;
   timeoutMs?: number;
   maxResponseBytes?: number;
-  /** An address returned by checkWebhookUrl: connect there instead of resolving the host again. */
-  pinnedAddress?: string;
+  /**
+   * The addresses checkWebhookUrl approved: connect to one of them instead of resolving the host
+   * again, trying them in turn like a normal client (Happy Eyeballs), so a receiver listening on
+   * only one address family (127.0.0.1 but not ::1) is still reached.
+   */
+  pinnedAddresses?: readonly string[];
 }
 
 export interface DeliveryResult {
@@ -35,7 +39,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4_096;
 export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const { body, headers, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, pinnedAddress } = request;
+  const { body, headers, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, pinnedAddresses } = request;
 
   return new Promise<DeliveryResult>((resolvePromise) => {
     let settled = false;
@@ -52,7 +56,7 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
       return finish({ ok: false, error: 'invalid URL' });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return finish({ ok: false, error: 'unsupported protocol' });
-    if (pinnedAddress !== undefined && !isIP(pinnedAddress)) return finish({ ok: false, error: 'invalid pinned address' });
+    if (pinnedAddresses !== undefined && (pinnedAddresses.length === 0 || !pinnedAddresses.every((a) => isIP(a)))) return finish({ ok: false, error: 'invalid pinned address' });
 
     // One timer for the whole exchange (connect, TLS, headers, body): a receiver that trickles
     // bytes cannot hold the worker beyond timeoutMs.
@@ -72,7 +76,7 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
         // A fresh connection per attempt: a pooled socket could have been opened to another
         // address, and attempts to one endpoint are minutes apart anyway.
         agent: false,
-        ...(pinnedAddress ? { lookup: pinnedLookup(pinnedAddress) } : {}),
+        ...(pinnedAddresses ? { lookup: pinnedLookup(pinnedAddresses) } : {}),
       });
     } catch (err) {
       return finish({ ok: false, error: describeError(err, signal) });
@@ -115,13 +119,16 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   });
 }
 
-/** Answers every lookup with the pinned address, in both callback shapes net may ask for. */
-function pinnedLookup(address: string): LookupFunction {
-  const family = isIP(address);
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    // With autoSelectFamily (the default since Node 20) net asks for all addresses at once.
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
+/** Answers every lookup with the pinned addresses, in both callback shapes net may ask for. */
+function pinnedLookup(addresses: readonly string[]): LookupFunction {
+  const all = addresses.map((address) => ({ address, family: isIP(address) }));
+  return ((_hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+    const wanted = options?.family === 4 || options?.family === 6 ? all.filter((a) => a.family === options.family) : all;
+    if (wanted.length === 0) return callback(Object.assign(new Error('no pinned address of the requested family'), { code: 'ENOTFOUND' }));
+    // With autoSelectFamily (the default since Node 20) net asks for all addresses at once and
+    // tries them in turn, alternating families; otherwise it takes the first.
+    if (options?.all) callback(null, wanted);
+    else callback(null, wanted[0].address, wanted[0].family);
   }) as LookupFunction;
 }
 

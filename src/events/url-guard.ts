@@ -5,7 +5,7 @@
  *
  * The check resolves the host and refuses if ANY address is forbidden (an attacker controls
  * their DNS and can mix one public and one private answer). The caller must then connect to one
- * of the returned `addresses` (http-delivery's `pinnedAddress`), never resolve again: a second
+ * of the returned `addresses` (http-delivery's `pinnedAddresses`), never resolve again: a second
  * lookup could answer differently (DNS rebinding).
  */
 import { lookup } from 'node:dns/promises';

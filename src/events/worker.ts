@@ -65,7 +65,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       headers: { [SIGNATURE_HEADER]: signature },
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       maxResponseBytes: RESPONSE_BODY_MAX_BYTES,
-      pinnedAddress: check.addresses[0],
+      pinnedAddresses: check.addresses,
     });
     return { url, attemptedAt, ok: r.ok, statusCode: r.statusCode ?? null, latencyMs: r.latencyMs, error: r.error ?? null, responseBody: r.responseBody ?? null };
   }
