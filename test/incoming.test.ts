@@ -164,6 +164,23 @@ describe('approval', () => {
     await expectLedgerBalanced(ctx);
   });
 
+  it('an answer at the deadline is refused even before the deadline job ran; the job then fails the payment', async () => {
+    const { p, receiver, domain } = await platformWith(approval);
+    const rita = await customer(p, domain, 'rita.closed');
+    const r = await receive(p, { receiverUmaAddress: rita.umaAddress });
+    await drainWebhooks(ctx);
+    clock.advance(300_000);
+    const body = { receiverCustomerInfo: { FULL_NAME: 'Rita R', BIRTH_DATE: '1990-01-01' } };
+    const late = expectError(await call(ctx, 'POST', `/transactions/${r.body.id}/approve`, { auth: p.auth, body }), 409, 'TRANSACTION_NOT_AWAITING_APPROVAL');
+    expect(late.details).toMatchObject({ status: 'PENDING', approvalDeadline: new Date(Date.parse(r.body.createdAt) + 300_000).toISOString() });
+    expectError(await call(ctx, 'POST', `/transactions/${r.body.id}/reject`, { auth: p.auth, body: {} }), 409, 'TRANSACTION_NOT_AWAITING_APPROVAL');
+    expect(await balance(ctx, rita.account.id, p.auth)).toBe(0);
+    await drainIncoming();
+    expect((await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    expect((await hooks(receiver, r.body.id)).map((e) => e.transaction.status)).toEqual(['PENDING', 'FAILED']);
+    await expectLedgerBalanced(ctx);
+  });
+
   it('approval webhook not deliverable: FAILED PAYMENT_APPROVAL_WEBHOOK_ERROR (failing endpoint, or none)', async () => {
     const { p, receiver, domain } = await platformWith(approval);
     receiver.respondWith(500);

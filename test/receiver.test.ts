@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
-import { externalAccount } from './helpers/payments.js';
+import { externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
+import { createResolver, type Resolver } from '../src/modules/receiver/resolver.js';
 
 let ctx: TestContext;
 let b: TestPlatform;
@@ -111,5 +112,47 @@ describe('GET /receiver/external-account/{accountId}', () => {
     expectError(await call(ctx, 'GET', '/receiver/external-account/ExternalAccount:nope'), 400, 'INVALID_INPUT');
     await call(ctx, 'DELETE', `/platform/external-accounts/${mine.id}`);
     expectError(await call(ctx, 'GET', `/receiver/external-account/${mine.id}`), 400, 'INVALID_INPUT');
+  });
+
+  it('a quote to the account naming its lookup must carry the payer data and pay the same account', async () => {
+    await call(ctx, 'PATCH', '/config', { body: { requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'] } });
+    const { accounts } = await fundedCustomer(ctx, ['USD'], 10_000);
+    const iban = await externalAccount(ctx, 'IBAN', '000');
+    const other = await externalAccount(ctx, 'IBAN', '000');
+    const lookup = (await call(ctx, 'GET', `/receiver/external-account/${iban.id}`)).body;
+    expect(lookup.requiredPayerDataFields).toEqual(['FULL_NAME', 'BIRTH_DATE']);
+    const info = { FULL_NAME: 'Ada Lovelace', BIRTH_DATE: '1815-12-10' };
+    const missing = expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: { FULL_NAME: 'Ada' } }), 400, 'MISSING_MANDATORY_USER_INFO');
+    expect(missing.details).toEqual({ field: 'senderCustomerInfo', missingFields: ['BIRTH_DATE'] });
+    const elsewhere = expectError(await quoteFromAccount(ctx, accounts.USD.id, other.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: info }), 400, 'INVALID_INPUT');
+    expect(elsewhere.details.fields[0].field).toBe('lookupId');
+    const ok = await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: info });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ lookupId: lookup.id, senderCustomerInfo: info });
+    await call(ctx, 'PATCH', '/config', { body: { requiredPayerDataFields: [] } });
+  });
+});
+
+describe('the Resolver interface (src/modules/receiver/resolver.ts)', () => {
+  it('hands exactly the domains this Corridor does not host to the remote resolver', async () => {
+    const asked: string[] = [];
+    const remote: Resolver = {
+      async resolve(_ex, _environment, address) {
+        asked.push(address);
+        return { address, currencies: [{ code: 'EUR', minAmount: null, maxAmount: null }], requiredPayerDataFields: ['FULL_NAME'] };
+      },
+    };
+    const resolver = createResolver(remote);
+    const ex = ctx.container.db.executor();
+    const far = await resolver.resolve(ex, 'SANDBOX', '$alice@wallet.example.com');
+    expect(far).toEqual({ address: '$alice@wallet.example.com', currencies: [{ code: 'EUR', minAmount: null, maxAmount: null }], requiredPayerDataFields: ['FULL_NAME'] });
+    const bob = await customerOf(b.auth, 'bob.resolver', bDomain, ['USD']);
+    expect((await resolver.resolve(ex, 'SANDBOX', bob.umaAddress)).hosted?.customer.id).toBe(bob.id);
+    // A hosted domain is never remote: not another environment's, not an unknown user of it.
+    await expect(resolver.resolve(ex, 'PRODUCTION', bob.umaAddress)).rejects.toMatchObject({ code: 'UMA_ADDRESS_NOT_FOUND' });
+    await expect(resolver.resolve(ex, 'SANDBOX', `$nobody@${bDomain}`)).rejects.toMatchObject({ code: 'UMA_ADDRESS_NOT_FOUND' });
+    expect(asked).toEqual(['$alice@wallet.example.com']);
+    // The default remote resolver: a clear 400 without any network call.
+    await expect(createResolver().resolve(ex, 'SANDBOX', '$alice@wallet.example.com')).rejects.toMatchObject({ status: 400, code: 'LOOKUP_REQUEST_FAILED' });
   });
 });

@@ -5,6 +5,7 @@
  * default UMA deposit account and the sandbox suffixes shape the outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { manualClock } from '../src/common/clock.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { accountBody, createAccount } from './helpers/external-accounts.js';
@@ -218,6 +219,29 @@ describe('B asks for approval', () => {
   });
 });
 
+describe('concurrent answers to one UMA payment', () => {
+  it('one approve or reject wins, the rest get 409; both sides agree and nothing is paid twice', async () => {
+    const { b, bea, eurAccount } = await platformB({ incomingPaymentApproval: { required: true } });
+    const { usd, quote } = await quoteTo(bea.umaAddress);
+    await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`);
+    const got = await incomingOf(b, bea.id);
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, () => call(ctx, 'POST', `/transactions/${got.id}/approve`, { auth: b.auth })),
+      ...Array.from({ length: 4 }, () => call(ctx, 'POST', `/transactions/${got.id}/reject`, { auth: b.auth, body: {} })),
+    ]);
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) expectError(a, 409, 'TRANSACTION_NOT_AWAITING_APPROVAL');
+    const outcome = ok[0]!.body.status as string;
+    expect(['COMPLETED', 'REJECTED']).toContain(outcome);
+    expect((await call(ctx, 'GET', `/transactions/${got.id}`, { auth: b.auth })).body.status).toBe(outcome);
+    expect((await call(ctx, 'GET', `/transactions/${quote.body.transactionId}`)).body.status).toBe(outcome);
+    expect(await balance(ctx, usd)).toBe(outcome === 'COMPLETED' ? 90_000 : 100_000);
+    expect(await balance(ctx, eurAccount, b.auth)).toBe(outcome === 'COMPLETED' ? quote.body.totalReceivingAmount : 0);
+    await expectLedgerBalanced(ctx);
+  });
+});
+
 describe('a sender failed by an operator while B decides', () => {
   it("B's approval cannot land money the sender no longer sends", async () => {
     const { b, bea, eurAccount } = await platformB({ incomingPaymentApproval: { required: true } });
@@ -228,6 +252,46 @@ describe('a sender failed by an operator while B decides', () => {
     const got = await incomingOf(b, bea.id);
     const answer = await call(ctx, 'POST', `/transactions/${got.id}/approve`, { auth: b.auth });
     expect(answer.body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    expect(await balance(ctx, eurAccount, b.auth)).toBe(0);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it("an operator failing the sender while B's approval runs: the approval waits for it and lands nothing", async () => {
+    const { b, bea, eurAccount } = await platformB({ incomingPaymentApproval: { required: true } });
+    const { usd, quote } = await quoteTo(bea.umaAddress);
+    await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`);
+    const got = await incomingOf(b, bea.id);
+    const { db } = ctx.container;
+    // The operator's database transaction fails (refunds) the sender's payment and stays open.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let operated!: (pid: number | null) => void;
+    const holding = new Promise<number | null>((r) => (operated = r));
+    const operator = db.tx(async (trx) => {
+      const pid = db.dialect === 'postgres' ? Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid) : null;
+      await ctx.container.payments.engine.operate(quote.body.transactionId, { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'operator failed it');
+      operated(pid);
+      await gate;
+    });
+    const pid = await holding;
+    // B approves meanwhile: it reads the sender's payment as still in flight (the failure is not committed).
+    const answer = call(ctx, 'POST', `/transactions/${got.id}/approve`, { auth: b.auth });
+    if (pid !== null) {
+      // Wait until the approval is blocked by the operator's row lock (PostgreSQL); SQLite writes are serial.
+      for (let i = 0; ; i++) {
+        const blocked = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(db.admin);
+        if (blocked.rows[0]!.n > 0) break;
+        if (i > 250) throw new Error('the approval never waited for the operator');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } else {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    release();
+    await operator;
+    expect((await answer).body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    expect((await call(ctx, 'GET', `/transactions/${quote.body.transactionId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'OFFRAMP_FAILED' });
+    expect(await balance(ctx, usd)).toBe(100_000);
     expect(await balance(ctx, eurAccount, b.auth)).toBe(0);
     await expectLedgerBalanced(ctx);
   });
@@ -254,6 +318,26 @@ describe('routing and sandbox outcomes', () => {
     expect((await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`)).body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
     expect(await balance(ctx, usd)).toBe(100_000);
     expect((await incomingOf(b, bea.id))).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    await expectLedgerBalanced(ctx);
+  });
+
+  it("B's terms tightened between quote and execute (payer data, currency, limits): FAILED PAY_REQUEST_FAILED, refunded, nothing arrives", async () => {
+    const { b, bea } = await platformB({});
+    const changes: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY', 'BIRTH_DATE'] }, { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY'] }],
+      [{ currencies: [{ currencyCode: 'EUR', enabled: false }] }, { currencies: [{ currencyCode: 'EUR', enabled: true }] }],
+      [{ currencies: [{ currencyCode: 'EUR', maxAmount: 100 }] }, { currencies: [{ currencyCode: 'EUR', maxAmount: null }] }],
+    ];
+    for (const [tighten, restore] of changes) {
+      const { usd, quote } = await quoteTo(bea.umaAddress);
+      expect(quote.status).toBe(201);
+      expect((await call(ctx, 'PATCH', '/config', { auth: b.auth, body: tighten })).status).toBe(200);
+      const executed = await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`);
+      expect(executed.body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+      expect(await balance(ctx, usd)).toBe(100_000);
+      expect((await call(ctx, 'PATCH', '/config', { auth: b.auth, body: restore })).status).toBe(200);
+    }
+    expect((await call(ctx, 'GET', '/transactions', { auth: b.auth, query: { customerId: bea.id } })).body.data).toEqual([]);
     await expectLedgerBalanced(ctx);
   });
 

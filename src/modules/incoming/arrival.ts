@@ -71,11 +71,21 @@ const asText = (info: Record<string, unknown>) => Object.fromEntries(Object.entr
 export function createArrivals(deps: ArrivalDeps) {
   const { clock, ledger, lifecycle } = deps;
 
-  /** The sender's OUTGOING transaction when it is hosted here and still in flight. */
+  /**
+   * The sender's OUTGOING transaction when it is hosted here and still in flight, locked until
+   * commit, so nothing (an operator's `payout settle|fail`) can settle or refund it while the
+   * receiver's side is decided. credit and refuse take this lock before they change the
+   * receiver's transaction: one lock order (sender, then receiver) for every answer.
+   */
   async function senderInFlight(trx: Executor, inc: IncomingRow): Promise<TransactionRow | undefined> {
     if (!inc.sender_transaction_id || !inc.sender_platform_id) return undefined;
-    const row = await transactionRepository.find(trx, { platformId: inc.sender_platform_id, environment: inc.environment as Scope['environment'] }, inc.sender_transaction_id);
-    return row?.status === 'PROCESSING' ? row : undefined;
+    return repo.lockInFlight(trx, { platformId: inc.sender_platform_id, environment: inc.environment as Scope['environment'] }, inc.sender_transaction_id);
+  }
+
+  /** A sender locked in flight changes as told; anything else is a bug and rolls the whole answer back. */
+  function expectMoved<T>(changed: T | undefined, senderId: string): T {
+    if (changed === undefined) throw new Error(`sender transaction ${senderId} changed although it was locked`);
+    return changed;
   }
 
   /** PENDING → COMPLETED: the money lands; the sender's payment completes; a default deposit account gets it. */
@@ -100,7 +110,7 @@ export function createArrivals(deps: ArrivalDeps) {
         await trx.updateTable('transactions').set({ counterparty_information: info }).where('id', '=', sender.id).execute();
         current = { ...sender, counterparty_information: info };
       }
-      await lifecycle.complete(trx, current, 'the receiver accepted the UMA payment');
+      expectMoved(await lifecycle.complete(trx, current, 'the receiver accepted the UMA payment'), sender.id);
     }
     await forwardToDeposit(deps, trx, done);
     return done;
@@ -109,17 +119,17 @@ export function createArrivals(deps: ArrivalDeps) {
   /** PENDING → FAILED or REJECTED: nothing lands; a sender hosted here is refunded. */
   async function refuse(trx: Executor, row: TransactionRow, inc: IncomingRow, outcome: { to: 'FAILED'; reason: FailureReason } | { to: 'REJECTED' }, cause: string): Promise<TransactionRow | undefined> {
     const failed = outcome.to === 'FAILED';
+    const sender = await senderInFlight(trx, inc);
     const done = await lifecycle.transition(trx, row, outcome.to, cause, failed ? { failure_reason: outcome.reason } : {});
     if (!done) return undefined;
-    const sender = await senderInFlight(trx, inc);
     if (!sender) return done;
     if (failed) {
-      await lifecycle.fail(trx, sender, outcome.reason, 'COMPLETED', `the receiver's side failed: ${cause}`);
+      expectMoved(await lifecycle.fail(trx, sender, outcome.reason, 'COMPLETED', `the receiver's side failed: ${cause}`), sender.id);
     } else {
       const now = clock.now().toISOString();
       const refund = { reference: newFundingReference(), initiatedAt: now, status: 'COMPLETED', settledAt: now, reason: 'TRANSACTION_FAILED' };
-      const rejected = await lifecycle.transition(trx, sender, 'REJECTED', `the receiver rejected the UMA payment: ${cause}`, { refund: JSON.stringify(refund), settled_at: null });
-      if (rejected) await ledger.void(scopeOf(sender), { pendingTransferIds: JSON.parse(sender.pending_transfer_ids ?? '[]'), businessId: sender.id, description: 'UMA payment rejected by the receiver: refund' });
+      expectMoved(await lifecycle.transition(trx, sender, 'REJECTED', `the receiver rejected the UMA payment: ${cause}`, { refund: JSON.stringify(refund), settled_at: null }), sender.id);
+      await ledger.void(scopeOf(sender), { pendingTransferIds: JSON.parse(sender.pending_transfer_ids ?? '[]'), businessId: sender.id, description: 'UMA payment rejected by the receiver: refund' });
     }
     return done;
   }

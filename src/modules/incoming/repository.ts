@@ -23,6 +23,24 @@ export const incomingRepository = {
     return db.updateTable('incoming_payments').set(changes).where('transaction_id', '=', transactionId).execute();
   },
 
+  /**
+   * The sender's transaction if it is still PROCESSING, locked until the caller's transaction
+   * ends: a guarded UPDATE that changes nothing. On PostgreSQL it waits for a concurrent writer
+   * of the row (an operator's `payout settle|fail`) and sees its outcome; afterwards no one can
+   * change the row before commit. SQLite runs writes one at a time anyway.
+   */
+  lockInFlight(db: Executor, scope: Scope, transactionId: string) {
+    return db
+      .updateTable('transactions')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', transactionId)
+      .where('platform_id', '=', scope.platformId)
+      .where('environment', '=', scope.environment)
+      .where('status', '=', 'PROCESSING')
+      .returningAll()
+      .executeTakeFirst();
+  },
+
   /** The active internal account of a customer in a currency: where an incoming payment lands. */
   receivingAccount(db: Executor, scope: Scope, customerId: string, currency: string) {
     return db

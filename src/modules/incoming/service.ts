@@ -44,6 +44,13 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
     if (!row) throw transactionErrors.TRANSACTION_NOT_FOUND({ transactionId: id });
     const inc = await repo.find(trx, scope, id);
     if (!inc || !fromDbBool(inc.approval_required) || row.status !== 'PENDING') throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id, status: row.status });
+    // The window holds to the millisecond, even before its deadline job has run (which then fails the payment).
+    if (inc.approval_deadline !== null && clock.now().toISOString() >= inc.approval_deadline) {
+      throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL(
+        { transactionId: id, status: row.status, approvalDeadline: inc.approval_deadline },
+        `The approval window closed at ${inc.approval_deadline}; the payment fails (PAYMENT_APPROVAL_TIMED_OUT, or PAYMENT_APPROVAL_WEBHOOK_ERROR if the approval webhook never arrived)`,
+      );
+    }
     return { row, inc };
   }
 

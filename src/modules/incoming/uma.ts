@@ -15,7 +15,9 @@ import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import type { QuoteRow } from '../quotes/repository.js';
 import type { QuoteCreate } from '../quotes/schemas.js';
 import type { StoredCurrency } from '../receiver/repository.js';
-import { findHosted } from '../receiver/resolver.js';
+import { requiredPayerDataFields } from '../config/incoming.js';
+import { missingKeys } from '../receiver/errors.js';
+import { findHosted, receivingCurrencies } from '../receiver/resolver.js';
 import type { ReceiverService } from '../receiver/service.js';
 import { paymentRuleErrors } from '../transactions/errors.js';
 import type { Lifecycle } from '../transactions/lifecycle.js';
@@ -99,6 +101,16 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
         throw e;
       }
       if (!hosted) return fail(`${address} is not hosted by this Corridor`);
+      // The receiver's terms now, not the lookup's: its platform may have changed them since.
+      const terms = receivingCurrencies(hosted.customer, hosted.config).find((c) => c.code === tx.receiving_currency);
+      if (!terms) return fail(`the receiver no longer accepts ${tx.receiving_currency}`);
+      const received = BigInt(tx.received_amount);
+      if ((terms.minAmount !== null && received < terms.minAmount) || (terms.maxAmount !== null && received > terms.maxAmount)) {
+        return fail(`${received} ${tx.receiving_currency} is outside the receiver's limits now`);
+      }
+      const senderInfo: Record<string, unknown> = quote.sender_customer_info ? JSON.parse(quote.sender_customer_info) : {};
+      const missing = missingKeys(requiredPayerDataFields(hosted.config), senderInfo);
+      if (missing.length) return fail(`the receiver now requires payer data the quote lacks: ${missing.join(', ')}`);
       const receiverScope: Scope = { platformId: hosted.config.platform_id, environment: scope.environment };
       const account = await incomingRepository.receivingAccount(trx, receiverScope, hosted.customer.id, tx.receiving_currency);
       if (!account) return fail(`the receiver no longer accepts ${tx.receiving_currency}`);
@@ -111,7 +123,7 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
         counterpartyFee: BigInt(tx.counterparty_fee),
         sender: {
           umaAddress: sender?.uma_address ?? null,
-          info: quote.sender_customer_info ? JSON.parse(quote.sender_customer_info) : {},
+          info: senderInfo,
           currency: tx.sending_currency,
           sentAmount: BigInt(tx.sent_amount),
           convertedAmount: BigInt(tx.converted_amount),
