@@ -1,6 +1,7 @@
-// Screenshots of the dashboard's main pages for the README: npx tsx scripts/screenshots.ts
+// Screenshots of the dashboard's main pages for the README: npx tsx scripts/screenshots.ts [name…]
 // Starts the real server on a fresh SQLite data directory, fills it through the API as an
 // integrator would, and photographs each page in Debian's Chromium (1280 px wide, and one phone).
+// With names (customers, phone-overview, …) only those files are written; the walk is the same.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -95,7 +96,10 @@ async function seed(h: Harness, receiverUrl: string) {
   return { ada, acme, ...paid };
 }
 
+const only = process.argv.slice(2);
+
 async function shot(page: Page, name: string) {
+  if (only.length > 0 && !only.includes(name)) return;
   await page.waitForLoadState('networkidle');
   await page.mouse.move(0, 0); // no hover tooltip left over from the last click
   await page.waitForTimeout(300);

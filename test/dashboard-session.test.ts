@@ -73,6 +73,18 @@ describe('dashboard sessions', async () => {
     expect(String(res.headers['set-cookie'])).toContain('Secure');
   });
 
+  it('marks the cookie Secure behind a proxy that ends TLS (TRUST_PROXY), not on a plain request', async () => {
+    const proxied = await testContext({ env: { TRUST_PROXY: 'true' } });
+    await proxied.container.dashboard.createUser({ platformId: proxied.platform.platformId, email: 'p@example.com', role: 'ADMIN', password: PASSWORD });
+    const signIn = (headers: Record<string, string>) => proxied.app.inject({ method: 'POST', url: '/dashboard/api/session', headers, payload: { email: 'p@example.com', password: PASSWORD } });
+    const viaTls = await signIn({ 'x-forwarded-proto': 'https' });
+    expect(viaTls.statusCode).toBe(201);
+    expect(String(viaTls.headers['set-cookie'])).toMatch(/; Secure/);
+    const plain = await signIn({});
+    expect(plain.statusCode).toBe(201);
+    expect(String(plain.headers['set-cookie'])).not.toMatch(/; Secure/);
+  });
+
   it('the cookie authenticates on the API itself: same routes, validation, scoping and errors', async () => {
     const b = await signIn(ctx, 'admin@example.com');
     const ping = await send(ctx, b, 'GET', `${API_PREFIX}/ping`);

@@ -1,5 +1,5 @@
-import { AppShell, Badge, Box, Burger, Button, Center, Group, Menu, NavLink, SegmentedControl, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Badge, Box, Burger, Button, Center, em, Group, Menu, NavLink, SegmentedControl, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ApiError, SESSION_API, setCsrfToken, whenSignedOut } from './api';
 import { ErrorNotice, Loading } from './components';
@@ -23,6 +23,9 @@ const NAV = [
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/sandbox', label: 'Sandbox tools', sandboxOnly: true },
 ];
+
+/** Below Mantine's sm breakpoint (48em), where the navigation folds into the burger menu. */
+const PHONE = `(max-width: ${em(767.98)})`;
 
 function Page({ path }: { path: string }) {
   let p: Record<string, string> | undefined;
@@ -56,11 +59,12 @@ function EnvironmentBadge({ environment }: { environment: Environment }) {
   );
 }
 
-function EnvironmentSwitch({ environment, onChange, busy }: { environment: Environment; onChange: (e: Environment) => void; busy: boolean }) {
+function EnvironmentSwitch({ environment, onChange, busy, fullWidth }: { environment: Environment; onChange: (e: Environment) => void; busy: boolean; fullWidth?: boolean }) {
   return (
       <SegmentedControl
         size="xs"
         aria-label="Environment"
+        fullWidth={fullWidth}
         disabled={busy}
         value={environment}
         onChange={(v) => onChange(v as Environment)}
@@ -76,6 +80,8 @@ function EnvironmentSwitch({ environment, onChange, busy }: { environment: Envir
 function Shell({ session, onSession }: { session: Session; onSession: (s: Session | null) => void }) {
   const path = usePath();
   const [opened, { toggle, close }] = useDisclosure();
+  // On a phone the switch gets a header row of its own; one switch is rendered, never two.
+  const phone = useMediaQuery(PHONE, window.matchMedia(PHONE).matches, { getInitialValueInEffect: false });
   const [switching, setSwitching] = useState(false);
   const [switchError, setSwitchError] = useState<unknown>();
 
@@ -113,7 +119,8 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
   const sandbox = session.environment === 'SANDBOX';
   return (
     <SessionContext.Provider value={value}>
-      <AppShell header={{ height: 64 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      {/* On a phone the header has a second row for the environment switch, so it stays in view. */}
+      <AppShell header={{ height: { base: 100, sm: 64 } }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
         <AppShell.Header>
           <div className={sandbox ? 'env-bar-sandbox' : 'env-bar-production'} />
           <Group h={60} px="md" justify="space-between" wrap="nowrap">
@@ -130,10 +137,7 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
             </Group>
             <Group gap="sm" wrap="nowrap">
               <EnvironmentBadge environment={session.environment} />
-              {/* On a phone the switch lives in the menu; the badge and the stripe stay in view. */}
-              <Box visibleFrom="sm">
-                <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />
-              </Box>
+              {!phone && <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />}
               <Menu position="bottom-end" withinPortal>
                 <Menu.Target>
                   <Button variant="default" size="xs" visibleFrom="xs" aria-label="Account">
@@ -149,11 +153,13 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
               </Menu>
             </Group>
           </Group>
+          {phone && (
+            <Box px="md">
+              <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} fullWidth />
+            </Box>
+          )}
         </AppShell.Header>
         <AppShell.Navbar p="sm">
-          <Box hiddenFrom="sm" mb="sm">
-            <EnvironmentSwitch environment={session.environment} onChange={switchEnvironment} busy={switching} />
-          </Box>
           <Stack gap={2}>
             {NAV.map((item) => {
               const active = item.path === '/' ? path === '/' : path === item.path || path.startsWith(`${item.path}/`);

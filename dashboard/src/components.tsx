@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Paper, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Paper, ScrollArea, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError, isNotAvailable } from './api';
 import type { Paged } from './hooks';
@@ -155,18 +155,19 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
+  // min-width: a squeezed table column must not cut the status to "APPR…".
   return (
-    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" radius="sm" data-testid={testId}>
+    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" radius="sm" data-testid={testId} style={{ minWidth: 'max-content' }}>
       {status}
     </Badge>
   );
 }
 
-export function Copy({ value, label = 'Copy' }: { value: string; label?: string }) {
+export function Copy({ value, label = 'Copy', autoFocus }: { value: string; label?: string; autoFocus?: boolean }) {
   return (
     <CopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
-        <Button size="xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : 'blue'} onClick={copy}>
+        <Button size="xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : 'blue'} onClick={copy} autoFocus={autoFocus}>
           {copied ? 'Copied' : label}
         </Button>
       )}
@@ -225,5 +226,35 @@ export function TableScroll({ children, minWidth = 720 }: { children: ReactNode;
     <ScrollArea type="auto" offsetScrollbars>
       <div style={{ minWidth }}>{children}</div>
     </ScrollArea>
+  );
+}
+
+/** A range of whole days, as two date inputs give them ("2026-11-22" or ""). */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * The API's inclusive time filters (createdAfter/createdBefore, updatedAfter/updatedBefore) for a
+ * range of days in the browser's time zone: from the first instant of `from` to the last of `to`.
+ */
+export function dayRangeQuery(range: DayRange, after: string, before: string): Record<string, string | undefined> {
+  const start = (day: string) => (/^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00`) : undefined);
+  const from = start(range.from);
+  const to = start(range.to);
+  return {
+    [after]: from && !Number.isNaN(from.getTime()) ? from.toISOString() : undefined,
+    [before]: to && !Number.isNaN(to.getTime()) ? new Date(to.getFullYear(), to.getMonth(), to.getDate() + 1, 0, 0, 0, -1).toISOString() : undefined,
+  };
+}
+
+/** "<label> from" and "<label> to": two native date inputs (typed, picked, or cleared from the keyboard). */
+export function DayRangeFilter({ label, value, onChange }: { label: string; value: DayRange; onChange: (range: DayRange) => void }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-end">
+      <TextInput type="date" label={`${label} from`} value={value.from} max={value.to || undefined} onChange={(e) => onChange({ ...value, from: e.currentTarget.value })} w={150} />
+      <TextInput type="date" label={`${label} to`} value={value.to} min={value.from || undefined} onChange={(e) => onChange({ ...value, to: e.currentTarget.value })} w={150} />
+    </Group>
   );
 }

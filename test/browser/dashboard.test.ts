@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { cli } from '../helpers/server.js';
+import { sandboxIdentifier } from '../../src/identifiers/sandbox-fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { ADMIN_EMAIL, API, signIn, startHarness, watchProblems, type Harness } from './harness.js';
 
@@ -46,7 +47,8 @@ describe('the dashboard in a real browser', () => {
     expect(js.headers.get('cache-control')).toContain('immutable');
   });
 
-  it('refuses a wrong password, then locks the account out after repeated failures', async () => {
+  // Six argon2 checks and a CLI run: a loaded machine needs more than the default 30 s.
+  it('refuses a wrong password, then locks the account out after repeated failures', { timeout: 90_000 }, async () => {
     const made = cli(['user', 'create', '--platform', h.credentials.platformId, '--email', 'dev@example.com', '--role', 'DEVELOPER', '--json'], h.env);
     expect(made.status, made.stderr).toBe(0);
     const dev = JSON.parse(made.stdout);
@@ -70,6 +72,9 @@ describe('the dashboard in a real browser', () => {
   });
 
   it('signs in; the environment is always visible and the sandbox is marked', async () => {
+    // The first admin came with the bootstrap, printed once at the first start (and in credentials.json).
+    expect(h.server.output()).toContain(`email:        ${ADMIN_EMAIL}`);
+    expect(h.server.output()).toContain(`password:     ${h.credentials.dashboardPassword}`);
     await signIn(page);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('env-badge').textContent()).toBe('Sandbox');
@@ -113,6 +118,7 @@ describe('the dashboard in a real browser', () => {
     await page.getByTestId('endpoint-saved').waitFor();
     expect((await h.api('GET', '/config')).body.webhookEndpoint).toBe(`${receiver.url}/corridor`);
     expect(await page.getByText('BEGIN PUBLIC KEY').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Copy public key' }).waitFor();
 
     await page.getByRole('button', { name: 'Send test event' }).click();
     const result = page.getByTestId('test-result');
@@ -126,7 +132,28 @@ describe('the dashboard in a real browser', () => {
     expect(await delivery.textContent()).toContain('DELIVERED');
     await delivery.getByRole('button', { name: 'Details' }).click();
     await page.getByText('Attempt 1').waitFor();
+    // The request sent and the receiver's answer of the attempt, then a resend as a new delivery.
+    const drawer = page.getByRole('dialog');
+    expect(await drawer.textContent()).toContain(`POST ${receiver.url}/corridor`);
+    expect(await drawer.textContent()).toContain('"type": "TEST"');
+    await drawer.getByRole('button', { name: 'Resend' }).click();
+    await drawer.getByText('Queued again as a new delivery.').waitFor();
     await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('delivery-row').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => receiver.requests.filter((r) => r.event?.type === 'TEST').length, { timeout: 10_000 }).toBe(2);
+
+    // The log's filters are the API's (type, status, transaction).
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'FAILED' }).click();
+    await page.getByText('Nothing matches these filters.').waitFor();
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'DELIVERED' }).click();
+    await page.getByRole('combobox', { name: 'Event type' }).click();
+    await page.getByRole('option', { name: 'OUTGOING_PAYMENT' }).click();
+    await page.getByText('Nothing matches these filters.').waitFor();
+    await page.getByRole('combobox', { name: 'Event type' }).click();
+    await page.getByRole('option', { name: 'TEST' }).click();
+    await expect.poll(() => page.getByTestId('delivery-row').count(), { timeout: 10_000 }).toBe(2);
   });
 
   it('funds a customer account in the sandbox and shows the new balance, formatted in its currency', async () => {
@@ -150,6 +177,31 @@ describe('the dashboard in a real browser', () => {
     expect(await usd.textContent()).toContain('$1,250.50');
   });
 
+  it("filters customers as the API does, by creation and update day too; the KYC status reads in full at 1280 px", async () => {
+    await nav(page, 'Customers').click();
+    const ada = page.getByRole('link', { name: 'Ada Lovelace' });
+    await ada.waitFor();
+    // The KYC badge is not cut to "APPR…" by the long UMA address beside it.
+    const kyc = page.getByTestId('customers-table').getByText('APPROVED', { exact: true });
+    expect(await kyc.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    // Days in the browser's time zone, as the date inputs take them.
+    const day = (offset: number) => page.evaluate((o) => {
+      const d = new Date(Date.now() + o * 86_400_000);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    }, offset);
+    await page.getByLabel('Created from').fill(await day(1));
+    await page.getByText('No customer matches these filters').waitFor();
+    await page.getByLabel('Created from').fill(await day(0));
+    await ada.waitFor();
+    await page.getByLabel('Updated to').fill(await day(-1));
+    await page.getByText('No customer matches these filters').waitFor();
+    await page.getByLabel('Updated to').fill(await day(0));
+    await ada.waitFor();
+    await page.getByLabel('Updated to').fill('');
+    await page.getByLabel('Created from').fill('');
+  });
+
   it('refuses a cookie-authenticated write without the CSRF token', async () => {
     const answer = await page.evaluate(async (api) => {
       const res = await fetch(`${api}/customers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platformCustomerId: 'csrf-probe', customerType: 'INDIVIDUAL' }) });
@@ -165,6 +217,12 @@ describe('the dashboard in a real browser', () => {
     await expect.poll(() => page.getByTestId('env-badge').textContent()).toBe('Production');
     await nav(page, 'Customers').click();
     await page.getByText('No customers yet').waitFor();
+    // Sandbox tools are greyed out in production, and their page says how to get them back.
+    expect(await page.getByRole('navigation').getByRole('link', { name: /^Sandbox tools/ }).getAttribute('data-disabled')).toBe('true');
+    await page.goto('/dashboard/sandbox');
+    await page.getByText('Sandbox tools work in the sandbox only').waitFor();
+    expect(await page.getByTestId('accounts-table').count()).toBe(0);
+    await nav(page, 'Customers').click();
     await page.getByRole('banner').locator('label', { hasText: 'Sandbox' }).click();
     await expect.poll(() => page.getByTestId('env-badge').textContent()).toBe('Sandbox');
     await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
@@ -174,8 +232,16 @@ describe('the dashboard in a real browser', () => {
     const phone = await h.context({ width: 390, height: 844 });
     const p = await phone.newPage();
     const phoneProblems = watchProblems(p);
+    p.setDefaultTimeout(10_000);
     await signIn(p);
     await p.getByRole('heading', { name: 'Overview' }).waitFor();
+    // The environment switch is in view on a phone too, without opening the menu.
+    const banner = p.getByRole('banner');
+    expect(await banner.getByTestId('env-badge').isVisible()).toBe(true);
+    await banner.locator('label', { hasText: 'Production' }).click({ timeout: 5_000 });
+    await expect.poll(() => banner.getByTestId('env-badge').textContent()).toBe('Production');
+    await banner.locator('label', { hasText: 'Sandbox' }).click();
+    await expect.poll(() => banner.getByTestId('env-badge').textContent()).toBe('Sandbox');
     await p.getByRole('button', { name: 'Menu' }).click();
     await nav(p, 'Customers').click();
     await p.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
@@ -185,8 +251,101 @@ describe('the dashboard in a real browser', () => {
     await phone.close();
   });
 
+  it('pages through a long list, newest first', async () => {
+    for (let i = 1; i <= 21; i++) {
+      const made = await h.api('POST', '/customers', { platformCustomerId: `paged-${String(i).padStart(2, '0')}`, customerType: 'INDIVIDUAL', fullName: `Paged Person ${i}` });
+      expect(made.status).toBe(201);
+    }
+    await page.goto('/dashboard/customers');
+    const rows = page.getByTestId('customers-table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(20);
+    await page.getByText('Page 1 · 22 items').waitFor();
+    expect(await rows.first().textContent()).toContain('Paged Person 21');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 · 22 items').waitFor();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.last().textContent()).toContain('Ada Lovelace');
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1 · 22 items').waitFor();
+    await expect.poll(() => rows.count()).toBe(20);
+  });
+
+  it("shows a business customer: KYC status, beneficial owners, documents, balances, external accounts, transactions", async () => {
+    const acme = (await h.api('POST', '/customers', { platformCustomerId: 'biz-1', customerType: 'BUSINESS', currencies: ['USD', 'MXN'], businessInfo: { legalName: 'Acme Exports S.A.', registrationNumber: 'AEX-1', incorporationCountry: 'MX' } })).body;
+    expect(acme.id).toMatch(/^Customer:/);
+    const owner = await h.api('POST', '/beneficial-owners', {
+      customerId: acme.id,
+      roles: ['UBO'],
+      ownershipPercentage: 60,
+      personalInfo: { firstName: 'María', lastName: 'González', birthDate: '1981-04-02', nationality: 'MX', address: { line1: 'Av. Reforma 222', city: 'Ciudad de México', postalCode: '06600', country: 'MX' }, idType: 'PASSPORT', identifier: 'G12345678', countryOfIssuance: 'MX' },
+    });
+    expect(owner.status).toBe(201);
+    const clabe = sandboxIdentifier('CLABE', '000');
+    const account = await h.api('POST', '/customers/external-accounts', {
+      customerId: acme.id,
+      currency: clabe.currency,
+      accountInfo: { ...clabe.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'María González', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+    });
+    expect(account.status).toBe(201);
+    const form = new FormData();
+    form.set('documentHolder', acme.id);
+    form.set('documentType', 'CERTIFICATE_OF_INCORPORATION');
+    form.set('country', 'MX');
+    form.set('file', new Blob([Buffer.from('%PDF-1.4\n%corridor test\n')], { type: 'application/pdf' }), 'incorporation.pdf');
+    const upload = await fetch(`${h.baseUrl}${API}/documents`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${h.credentials.clientId}:${h.credentials.clientSecret}`).toString('base64')}` }, body: form });
+    expect(upload.status, await upload.clone().text()).toBe(201);
+
+    await page.goto(`/dashboard/customers/${encodeURIComponent(acme.id)}`);
+    await page.getByRole('heading', { name: 'Acme Exports S.A.' }).waitFor();
+    const section = (title: string) => page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: title, exact: true }) });
+    expect(await section('Details').textContent()).toContain('APPROVED'); // sandbox KYB: approved with its first UBO
+    await section('Beneficial owners').getByText('María González').waitFor();
+    expect(await section('Beneficial owners').textContent()).toContain('60%');
+    await section('Documents').getByText('incorporation.pdf').waitFor();
+    const href = await section('Documents').getByRole('link', { name: 'Download' }).getAttribute('href');
+    const file = await page.evaluate(async (u) => { const r = await fetch(u!); return { status: r.status, type: r.headers.get('content-type') }; }, href);
+    expect(file).toMatchObject({ status: 200, type: expect.stringContaining('application/pdf') });
+    await section('External accounts').getByText(/CLABE/).waitFor();
+    await expect.poll(() => section('Internal balances').getByTestId('account-row').count()).toBe(2);
+    expect(await section('Internal balances').locator('[data-testid="account-row"][data-currency="MXN"]').getByTestId('account-balance').textContent()).toBe('MX$0.00');
+    await section('Transactions').getByText('No transactions for this customer').waitFor();
+  });
+
+  it('its forms work from the keyboard alone', async () => {
+    const kb = await h.context();
+    const p = await kb.newPage();
+    p.setDefaultTimeout(10_000);
+    const kbProblems = watchProblems(p);
+    await p.goto('/dashboard/');
+    const focused = (name: string) => p.getByLabel(name).evaluate((el) => el === document.activeElement);
+    // The email field has the focus; Tab moves to the password, Enter signs in.
+    await expect.poll(() => focused('Email')).toBe(true);
+    await p.keyboard.type(ADMIN_EMAIL);
+    await p.keyboard.press('Tab');
+    await p.keyboard.type(h.credentials.dashboardPassword);
+    await p.keyboard.press('Enter');
+    await p.getByRole('heading', { name: 'Overview' }).waitFor();
+    await nav(p, 'API tokens').focus();
+    await p.keyboard.press('Enter');
+    await p.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await p.getByRole('button', { name: 'Create token' }).focus();
+    await p.keyboard.press('Enter');
+    // The dialog focuses its first field; Enter submits it; then the focus is on copying the secret.
+    await expect.poll(() => focused('Name')).toBe(true);
+    await p.keyboard.type('keyboard-made');
+    await p.keyboard.press('Enter');
+    await p.getByTestId('new-client-secret').waitFor();
+    await expect.poll(() => p.evaluate(() => document.activeElement?.textContent)).toBe('Copy secret');
+    await p.keyboard.press('Escape');
+    await p.getByRole('dialog').waitFor({ state: 'detached' });
+    await p.getByTestId('token-row').filter({ hasText: 'keyboard-made' }).waitFor();
+    expect(kbProblems).toEqual([]);
+    await kb.close();
+  });
+
   it('signs out: the session stops working at once', async () => {
-    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Account', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     const after = await page.evaluate(async (api) => (await fetch(`${api}/customers`)).status, API);

@@ -31,7 +31,8 @@ describe('payments in the dashboard', () => {
   }
 
   beforeAll(async () => {
-    h = await startHarness();
+    // Sandbox delays 36 times shorter: the 6-minute payment (suffix 003) takes 10 s.
+    h = await startHarness({ SANDBOX_TIME_SCALE: '36' });
     receiver = await startWebhookReceiver();
     // The integrator's backend: webhook endpoint, a customer with a UMA address, where she pays to.
     const config = await must('PATCH', '/config', { webhookEndpoint: `${receiver.url}/corridor` });
@@ -190,6 +191,84 @@ describe('payments in the dashboard', () => {
     await page.getByRole('combobox', { name: 'Volume currency' }).click();
     await page.getByRole('option', { name: 'EUR' }).click();
     await expect.poll(() => page.getByTestId('volume-total').textContent()).toBe('€42.50 sent');
+  });
+
+  it('filters transactions as the API does: by your customer id and by creation day', async () => {
+    await nav(page, 'Transactions').click();
+    const rows = page.getByTestId('transaction-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    // The customer filter takes a Customer id or the platform's own id for the customer.
+    await page.getByLabel('Customer').fill('bea-1');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Customer').fill('nobody-here');
+    await page.getByText('No transaction matches these filters').waitFor();
+    await page.getByLabel('Customer').fill(bea.id);
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Customer').fill('');
+    const day = (offset: number) => page.evaluate((o) => {
+      const d = new Date(Date.now() + o * 86_400_000);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    }, offset);
+    await page.getByLabel('Created from').fill(await day(1));
+    await page.getByText('No transaction matches these filters').waitFor();
+    await page.getByLabel('Created from').fill(await day(0));
+    await page.getByLabel('Created to').fill(await day(0));
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Created to').fill(await day(-1));
+    await page.getByText('No transaction matches these filters').waitFor();
+    await page.getByLabel('Created to').fill('');
+    await page.getByLabel('Created from').fill('');
+    await expect.poll(() => rows.count()).toBe(2);
+  });
+
+  it('shows the refund of a payment whose payout failed', async () => {
+    const usd = (await must('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(bea.id)}&currency=USD`)).data[0];
+    const fails = sandboxIdentifier('CLABE', '004');
+    const account = await must('POST', '/customers/external-accounts', {
+      customerId: bea.id,
+      currency: fails.currency,
+      accountInfo: { ...fails.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+    });
+    const failed = await must('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+      destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: 'MXN' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 8_000,
+      immediatelyExecute: true,
+    });
+    await page.goto(`/dashboard/transactions/${encodeURIComponent(failed.transactionId)}`);
+    await page.getByRole('heading', { name: 'Outgoing payment' }).waitFor();
+    expect(await page.getByTestId('transaction-status').textContent()).toBe('FAILED');
+    await page.getByText('OFFRAMP_FAILED').waitFor();
+    const refund = page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: 'Refund' }) });
+    expect(await text(refund.getByTestId('field-Status'))).toBe('COMPLETED');
+    expect(await text(refund.getByTestId('field-Reason'))).toBe('TRANSACTION_FAILED');
+    expect(await text(refund.getByTestId('field-Reference'))).toMatch(/\S/);
+    await expect.poll(() => page.getByTestId('timeline-step').locator('.mantine-Timeline-itemTitle').allTextContents()).toEqual(['PENDING', 'PROCESSING', 'FAILED']);
+  });
+
+  it('follows a payment still under way: the page updates itself until COMPLETED', { timeout: 60_000 }, async () => {
+    const usd = (await must('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(bea.id)}&currency=USD`)).data[0];
+    const slow = sandboxIdentifier('CLABE', '003');
+    const account = await must('POST', '/customers/external-accounts', {
+      customerId: bea.id,
+      currency: slow.currency,
+      accountInfo: { ...slow.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+    });
+    const paying = await must('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+      destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: 'MXN' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+      immediatelyExecute: true,
+    });
+    await page.goto(`/dashboard/transactions/${encodeURIComponent(paying.transactionId)}`);
+    await page.getByRole('heading', { name: 'Outgoing payment' }).waitFor();
+    expect(await page.getByTestId('transaction-status').textContent()).toBe('PROCESSING');
+    // No reload from here on: the page itself goes to COMPLETED, timeline and webhooks included.
+    await expect.poll(() => page.getByTestId('transaction-status').textContent(), { timeout: 25_000, interval: 500 }).toBe('COMPLETED');
+    await expect.poll(() => page.getByTestId('timeline-step').locator('.mantine-Timeline-itemTitle').allTextContents(), { timeout: 10_000 }).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
+    await expect.poll(() => page.getByTestId('delivery-row').count(), { timeout: 10_000 }).toBe(2);
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });

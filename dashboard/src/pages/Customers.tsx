@@ -1,7 +1,7 @@
 import { Badge, Checkbox, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { DataState, DateTime, Empty, PageHeader, Pager, StatusBadge, TableScroll } from '../components';
+import { DataState, DateTime, dayRangeQuery, DayRangeFilter, Empty, PageHeader, Pager, StatusBadge, TableScroll, type DayRange } from '../components';
 import { usePaged } from '../hooks';
 import { linkProps, navigate } from '../router';
 
@@ -36,6 +36,8 @@ export function CustomersPage() {
   const [currency, setCurrency] = useState<string | null>(null);
   const [region, setRegion] = useState('');
   const [includeDeleted, setIncludeDeleted] = useState(false);
+  const [created, setCreated] = useState<DayRange>({ from: '', to: '' });
+  const [updated, setUpdated] = useState<DayRange>({ from: '', to: '' });
   const [search] = useDebouncedValue({ platformCustomerId: platformCustomerId.trim(), umaAddress: umaAddress.trim(), region: region.trim().toUpperCase() }, 300);
   const regionFilter = /^[A-Z]{2}$/.test(search.region) ? search.region : undefined;
   const list = usePaged<Customer>('/customers', {
@@ -45,9 +47,11 @@ export function CustomersPage() {
     currency,
     region: regionFilter,
     includeDeleted: includeDeleted || undefined,
+    ...dayRangeQuery(created, 'createdAfter', 'createdBefore'),
+    ...dayRangeQuery(updated, 'updatedAfter', 'updatedBefore'),
   });
   const rows = list.data?.data ?? [];
-  const filtered = Boolean(search.platformCustomerId || search.umaAddress || customerType || currency || regionFilter || includeDeleted);
+  const filtered = Boolean(search.platformCustomerId || search.umaAddress || customerType || currency || regionFilter || includeDeleted || created.from || created.to || updated.from || updated.to);
 
   return (
     <>
@@ -58,6 +62,8 @@ export function CustomersPage() {
         <Select label="Type" placeholder="Any" clearable data={['INDIVIDUAL', 'BUSINESS']} value={customerType} onChange={setCustomerType} w={150} />
         <Select label="Currency" placeholder="Any" clearable searchable data={CURRENCIES} value={currency} onChange={setCurrency} w={120} />
         <TextInput label="Region" placeholder="US" maxLength={2} value={region} onChange={(e) => setRegion(e.currentTarget.value)} w={80} error={region && !/^[A-Za-z]{2}$/.test(region.trim()) ? '2 letters' : undefined} />
+        <DayRangeFilter label="Created" value={created} onChange={setCreated} />
+        <DayRangeFilter label="Updated" value={updated} onChange={setUpdated} />
         <Checkbox label="Include deleted" checked={includeDeleted} onChange={(e) => setIncludeDeleted(e.currentTarget.checked)} mb={8} />
       </Group>
       <DataState

@@ -86,7 +86,8 @@ function CreateTokenModal({ opened, onClose, onCreated }: { opened: boolean; onC
             <Text size="sm" fw={600}>Client secret</Text>
             <Group wrap="nowrap" gap="xs">
               <Code data-testid="new-client-secret" style={{ wordBreak: 'break-all' }}>{created.clientSecret}</Code>
-              <Copy value={created.clientSecret ?? ''} label="Copy secret" />
+              {/* The form that had the focus is gone: the focus moves to what to do next. */}
+              <Copy value={created.clientSecret ?? ''} label="Copy secret" autoFocus />
             </Group>
           </Stack>
           <Text size="sm" c="dimmed">

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { api, isNotAvailable } from '../api';
 import { DataState, DateTime, Empty, ErrorNotice, IdText, JsonBlock, Loading, NotAvailable, PageHeader, Pager, StatusBadge } from '../components';
 import { useLoad, usePaged } from '../hooks';
@@ -91,11 +91,27 @@ function counterparty(info: Record<string, unknown> | undefined): ReactNode {
   );
 }
 
+/** Statuses a payment leaves by itself; while in one, the page asks again every REFRESH_MS. */
+const UNDER_WAY = new Set(['CREATED', 'PENDING', 'PROCESSING']);
+const REFRESH_MS = 3_000;
+
 export function TransactionDetailPage({ id }: { id: string }) {
   const loaded = useLoad(() => api.get<Transaction>(`/transactions/${encodeURIComponent(id)}`), [id]);
   const deliveries = usePaged<Delivery>('/webhooks/deliveries', { transactionId: id }, 50);
   const [open, setOpen] = useState<Delivery>();
   const t = loaded.data;
+  const underWay = t !== undefined && UNDER_WAY.has(t.status);
+  const { reload: reloadTransaction, loading } = loaded;
+  const reloadDeliveries = deliveries.reload;
+  // A payment under way updates itself (status, timeline, webhooks) until it is finished.
+  useEffect(() => {
+    if (!underWay || loading) return;
+    const timer = setTimeout(() => {
+      reloadTransaction();
+      reloadDeliveries();
+    }, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [t, underWay, loading, reloadTransaction, reloadDeliveries]);
   if (loaded.error) {
     return (
       <>
@@ -118,6 +134,7 @@ export function TransactionDetailPage({ id }: { id: string }) {
             <StatusBadge status={t.status} testId="transaction-status" />
             {t.failureReason && <Badge color="red" variant="outline">{t.failureReason}</Badge>}
             <Text span size="sm" c="dimmed">{t.id}</Text>
+            {underWay && <Text span size="xs" c="dimmed" data-testid="auto-refresh">· updates itself while under way</Text>}
           </Group>
         }
       />
