@@ -23,24 +23,26 @@ async function walk<T>(path: string, query: Record<string, string | undefined> =
   return { rows, complete: false, total: rows.length };
 }
 
+/** Sums of minor units are bigint: JSON amounts are exact, and so must their totals be. */
 interface Balance {
   currency: Currency;
-  platform: number;
-  customers: number;
+  platform: bigint;
+  customers: bigint;
   accounts: number;
 }
 
 function balancesOf(platform: InternalAccount[], customers: InternalAccount[]): Balance[] {
   const by = new Map<string, Balance>();
   const add = (a: InternalAccount, who: 'platform' | 'customers') => {
-    const b = by.get(a.balance.currency.code) ?? { currency: a.balance.currency, platform: 0, customers: 0, accounts: 0 };
-    b[who] += a.balance.amount;
+    const b = by.get(a.balance.currency.code) ?? { currency: a.balance.currency, platform: 0n, customers: 0n, accounts: 0 };
+    b[who] += BigInt(a.balance.amount);
     b.accounts += 1;
     by.set(a.balance.currency.code, b);
   };
   platform.forEach((a) => add(a, 'platform'));
   customers.forEach((a) => add(a, 'customers'));
-  return [...by.values()].sort((x, y) => y.customers + y.platform - (x.customers + x.platform) || x.currency.code.localeCompare(y.currency.code));
+  const total = (b: Balance) => b.customers + b.platform;
+  return [...by.values()].sort((x, y) => (total(y) > total(x) ? 1 : total(y) < total(x) ? -1 : x.currency.code.localeCompare(y.currency.code)));
 }
 
 const FINISHED_OK = new Set(['COMPLETED']);
@@ -54,7 +56,7 @@ function Balances() {
   if (loaded.error) return isNotAvailable(loaded.error) ? <NotAvailable what="Internal accounts" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <Loading label="Loading balances" />;
   const { balances, complete } = loaded.data;
-  const shown = balances.filter((b) => b.platform !== 0 || b.customers !== 0);
+  const shown = balances.filter((b) => b.platform !== 0n || b.customers !== 0n);
   if (shown.length === 0) {
     return <Empty title="No money held yet">Balances appear when accounts are funded. In the sandbox, fund an account from Sandbox tools or a customer's page.</Empty>;
   }
@@ -93,13 +95,13 @@ function Activity() {
     // By default the currency most payments were sent in.
     const busiest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
     const chosen = currency && currencies.has(currency) ? currency : busiest;
-    const days: Array<{ day: string; volume: number; payments: number; ok: number; bad: number }> = [];
+    const days: Array<{ day: string; volume: bigint; payments: number; ok: number; bad: number }> = [];
     for (let i = DAYS - 1; i >= 0; i--) {
       const d = new Date(Date.now() - i * 86_400_000);
-      days.push({ day: d.toISOString().slice(0, 10), volume: 0, payments: 0, ok: 0, bad: 0 });
+      days.push({ day: d.toISOString().slice(0, 10), volume: 0n, payments: 0, ok: 0, bad: 0 });
     }
     const byDay = new Map(days.map((d) => [d.day, d]));
-    let volume = 0;
+    let volume = 0n;
     for (const t of rows) {
       const d = byDay.get(t.createdAt.slice(0, 10));
       if (!d) continue;
@@ -107,8 +109,8 @@ function Activity() {
       if (FINISHED_OK.has(t.status)) d.ok += 1;
       if (FINISHED_BAD.has(t.status)) d.bad += 1;
       if (chosen && t.sentAmount?.currency.code === chosen) {
-        d.volume += t.sentAmount.amount;
-        volume += t.sentAmount.amount;
+        d.volume += BigInt(t.sentAmount.amount);
+        volume += BigInt(t.sentAmount.amount);
       }
     }
     const unit = chosen ? currencies.get(chosen)! : undefined;
@@ -121,7 +123,8 @@ function Activity() {
       volume,
       data: days.map((d) => ({
         day: d.day.slice(5),
-        volume: d.volume / scale,
+        // The chart's scale only: a float is fine for a bar's height, never for a total shown as money.
+        volume: Number(d.volume) / scale,
         payments: d.payments,
         successRate: d.ok + d.bad > 0 ? Math.round((1000 * d.ok) / (d.ok + d.bad)) / 10 : null,
       })),
