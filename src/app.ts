@@ -11,6 +11,7 @@ import type { Container } from './container.js';
 import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
+import { addExamples } from './http/openapi.js';
 import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
@@ -128,6 +129,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       },
       components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
     },
+    // Every API operation shows request and answer examples (src/http/openapi.ts).
+    transformObject: (doc) => addExamples('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject, API_PREFIX),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

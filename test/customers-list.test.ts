@@ -56,6 +56,9 @@ describe('GET /customers: filters and pagination', async () => {
     ['createdBefore (inclusive)', { createdBefore: '2026-03-01T01:00:00Z' }, (c: any) => c.createdAt <= '2026-03-01T01:00:00.000Z'],
     ['created range with an offset', { createdAfter: '2026-03-01T03:00:00+02:00', createdBefore: '2026-03-01T01:30:00.000Z' }, (c: any) => c.createdAt >= '2026-03-01T01:00:00.000Z' && c.createdAt <= '2026-03-01T01:30:00.000Z'],
     ['combined', { customerType: 'INDIVIDUAL', region: 'GB', currency: 'GBP' }, (c: any) => c.customerType === 'INDIVIDUAL' && c.region === 'GB' && c.currencies.includes('GBP')],
+    ['updated range (inclusive)', { updatedAfter: '2026-03-01T01:00:00.000Z', updatedBefore: '2026-03-01T02:00:00Z' }, (c: any) => c.updatedAt >= '2026-03-01T01:00:00.000Z' && c.updatedAt <= '2026-03-01T02:00:00.000Z'],
+    ['umaAddress (any case)', { umaAddress: created[7].umaAddress.toUpperCase() }, (c: any) => c.id === created[7].id],
+    ['includeDeleted with nothing deleted', { includeDeleted: true, customerType: 'BUSINESS' }, (c: any) => c.customerType === 'BUSINESS'],
   ])('filters by %s with an exact totalCount across pages', async (_name, query, match) => {
     const expected = created.filter(match).reverse().map((c) => c.id);
     expect(expected.length).toBeGreaterThan(0);
@@ -77,7 +80,8 @@ describe('GET /customers: filters and pagination', async () => {
   });
 
   it('refuses limits outside 1..100, bad cursors and cursors issued for other filters', async () => {
-    for (const limit of ['0', '101', '-1', 'abc', '1.5']) {
+    // Beyond int64, negative, empty, repeated: all the D2 error naming limit.
+    for (const limit of ['0', '101', '-1', '-9223372036854775809', '9223372036854775808', '99999999999999999999999', 'abc', '1.5', '']) {
       const err = expectError(await call(ctx, 'GET', '/customers', { query: { limit } }), 400, 'INVALID_INPUT');
       expect(err.details.fields[0]).toMatchObject({ field: 'limit', in: 'query' });
     }
@@ -95,5 +99,30 @@ describe('GET /customers: filters and pagination', async () => {
     expectError(await call(ctx, 'GET', '/customers', { query: { createdAfter: 'yesterday' } }), 400, 'INVALID_INPUT');
     expectError(await call(ctx, 'GET', '/customers', { query: { includeDeleted: 'maybe' } }), 400, 'INVALID_INPUT');
     expectError(await call(ctx, 'GET', '/customers', { query: { currency: 'XXX' } }), 400, 'INVALID_INPUT');
+    for (const empty of ['umaAddress', 'platformCustomerId', 'cursor']) {
+      const err = expectError(await call(ctx, 'GET', '/customers', { query: { [empty]: '' } }), 400, 'INVALID_INPUT');
+      expect(err.details.fields[0]).toMatchObject({ field: empty, in: 'query' });
+    }
+  });
+
+  // Last: it deletes customers the tests above count.
+  it('hides deleted customers unless includeDeleted, with an exact totalCount either way', async () => {
+    const doomed = created.filter((_, i) => i % 25 === 3 || i % 50 === 0); // 15 customers, 5 of them businesses
+    for (const c of doomed) expect((await call(ctx, 'DELETE', `/customers/${c.id}`)).status).toBe(200);
+    const gone = new Set(doomed.map((c) => c.id));
+    expect(gone.size).toBe(15);
+    const live = await walk({});
+    expect(live.total).toBe(235);
+    expect(live.seen.map((c) => c.id)).toEqual([...created].reverse().map((c) => c.id).filter((id) => !gone.has(id)));
+    const all = await walk({ includeDeleted: true });
+    expect(all.total).toBe(250);
+    expect(all.seen.map((c) => c.id)).toEqual([...created].reverse().map((c) => c.id));
+    expect(all.seen.filter((c) => c.isDeleted).map((c) => c.id).sort()).toEqual([...gone].sort());
+    // Under a filter too: the deleted businesses count only with includeDeleted.
+    const businesses = created.filter((c) => c.customerType === 'BUSINESS');
+    const deletedBusinesses = businesses.filter((c) => gone.has(c.id)).length;
+    expect(deletedBusinesses).toBeGreaterThan(0);
+    expect((await walk({ customerType: 'BUSINESS' })).total).toBe(businesses.length - deletedBusinesses);
+    expect((await walk({ customerType: 'BUSINESS', includeDeleted: true })).total).toBe(businesses.length);
   });
 });

@@ -76,12 +76,25 @@ describe('customers', async () => {
       ['individual without fullName', { fullName: undefined }, 'fullName', 'is required for INDIVIDUAL customers'],
       ['individual with businessInfo', { businessInfo: { legalName: 'X' } }, 'businessInfo', 'is only for BUSINESS customers'],
       ['too long name', { fullName: 'x'.repeat(201) }, 'fullName', expect.stringContaining('200')],
+      ['malformed UMA address', { umaAddress: 'alice@example.com' }, 'umaAddress', expect.stringContaining('must match pattern')],
+      ['empty address line', { address: { line1: '', postalCode: '1', country: 'US' } }, 'address.line1', expect.stringContaining('fewer than 1')],
     ])('refuses %s with INVALID_INPUT naming the field', async (_name, change, field, message) => {
       const before = (await call(ctx, 'GET', '/customers')).body.totalCount;
       const res = await call(ctx, 'POST', '/customers', { body: individual(change) });
       const err = expectError(res, 400, 'INVALID_INPUT');
       expect(err.details.fields).toContainEqual({ field, in: 'body', message });
       expect((await call(ctx, 'GET', '/customers')).body.totalCount).toBe(before);
+    });
+
+    it.each([
+      ['without legalName', { businessInfo: { taxId: '12-3456789' } }, 'businessInfo.legalName', 'is required'],
+      ['an impossible incorporationDate', { businessInfo: { legalName: 'X Ltd', incorporationDate: '2021-13-01' } }, 'businessInfo.incorporationDate', 'must be a real date in the form YYYY-MM-DD'],
+      ['a lower-case incorporationCountry', { businessInfo: { legalName: 'X Ltd', incorporationCountry: 'gb' } }, 'businessInfo.incorporationCountry', expect.stringContaining('ISO 3166-1 alpha-2')],
+      ['an unknown businessInfo field', { businessInfo: { legalName: 'X Ltd', ceo: 'Y' } }, 'businessInfo.ceo', 'is not a known field'],
+      ['no businessInfo at all', { businessInfo: undefined }, 'businessInfo', expect.stringContaining('is required for BUSINESS customers')],
+    ])('refuses a business %s, naming the field', async (_name, change, field, message) => {
+      const err = expectError(await call(ctx, 'POST', '/customers', { body: business(change) }), 400, 'INVALID_INPUT');
+      expect(err.details.fields).toContainEqual({ field, in: 'body', message });
     });
 
     it('refuses two domestic currencies on one customer, with details', async () => {
@@ -93,6 +106,11 @@ describe('customers', async () => {
       const res = await ctx.app.inject({ method: 'POST', url: '/2025-10-13/customers', headers: { authorization: ctx.platform.auth, 'content-type': 'text/plain' }, payload: 'hello' });
       expect(res.statusCode).toBe(415);
       expect(res.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      const json = JSON.stringify(individual());
+      for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', undefined]) {
+        const other = await ctx.app.inject({ method: 'POST', url: '/2025-10-13/customers', headers: { authorization: ctx.platform.auth, ...(type ? { 'content-type': type } : {}) }, payload: json });
+        expect([type, other.statusCode, other.json().code]).toEqual([type, 415, 'UNSUPPORTED_MEDIA_TYPE']);
+      }
       const broken = await ctx.app.inject({ method: 'POST', url: '/2025-10-13/customers', headers: { authorization: ctx.platform.auth, 'content-type': 'application/json' }, payload: '{"a":' });
       expect(broken.statusCode).toBe(400);
       expect(broken.json().code).toBe('INVALID_INPUT');
@@ -136,6 +154,27 @@ describe('customers', async () => {
       expect((await call(ctx, 'GET', `/customers/${c.id}`)).body.currencies).toEqual(c.currencies);
     });
 
+    it('PATCH sets a UMA address on the platform domain, refuses a taken one with 409 and another domain with 400, changing nothing', async () => {
+      const a = await createCustomer(ctx);
+      const b = await createCustomer(ctx);
+      const domain = a.umaAddress.split('@')[1];
+      const moved = await call(ctx, 'PATCH', `/customers/${a.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: `$Ada.Patched@${domain}` } });
+      expect(moved.status).toBe(200);
+      expect(moved.body.umaAddress).toBe(`$ada.patched@${domain}`);
+      expectError(await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: `$ada.patched@${domain}`, fullName: 'Taker' } }), 409, 'UMA_ADDRESS_EXISTS');
+      expectError(await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: '$b@elsewhere.example' } }), 400, 'INVALID_INPUT');
+      const unknown = expectError(await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', platformCustomerId: 'renamed' } }), 400, 'INVALID_INPUT');
+      expect(unknown.details.fields).toContainEqual({ field: 'platformCustomerId', in: 'body', message: 'is not a known field' });
+      expect((await call(ctx, 'GET', `/customers/${b.id}`)).body).toEqual(b);
+    });
+
+    it('PATCH sets kycStatus and refuses a value outside the enum', async () => {
+      const c = await createCustomer(ctx);
+      expect((await call(ctx, 'PATCH', `/customers/${c.id}`, { body: { customerType: 'INDIVIDUAL', kycStatus: 'PENDING' } })).body.kycStatus).toBe('PENDING');
+      expectError(await call(ctx, 'PATCH', `/customers/${c.id}`, { body: { customerType: 'INDIVIDUAL', kycStatus: 'VERIFIED' } }), 400, 'INVALID_INPUT');
+      expect((await call(ctx, 'GET', `/customers/${c.id}`)).body.kycStatus).toBe('PENDING');
+    });
+
     it('DELETE marks the customer deleted; later reads and writes answer 410', async () => {
       const c = await createCustomer(ctx);
       const del = await call(ctx, 'DELETE', `/customers/${c.id}`);
@@ -166,6 +205,10 @@ describe('customers', async () => {
       const c = await createCustomer(ctx);
       const prod = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
       expectError(await call(ctx, 'GET', `/customers/${c.id}`, { auth: prod }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(await call(ctx, 'PATCH', `/customers/${c.id}`, { auth: prod, body: { customerType: 'INDIVIDUAL', fullName: 'Mallory' } }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(await call(ctx, 'DELETE', `/customers/${c.id}`, { auth: prod }), 404, 'CUSTOMER_NOT_FOUND');
+      expect((await call(ctx, 'GET', `/customers/${c.id}`)).body).toEqual(c);
+      expect((await call(ctx, 'GET', '/customers', { auth: prod, query: { platformCustomerId: c.platformCustomerId } })).body.totalCount).toBe(0);
       const made = await call(ctx, 'POST', '/customers', { auth: prod, body: individual({ platformCustomerId: c.platformCustomerId }) });
       expect(made.status).toBe(201);
       expect(made.body.kycStatus).toBe('UNVERIFIED');

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { API_PREFIX, buildApp } from '../src/app.js';
+import { createContainer } from '../src/container.js';
 import { call, expectError, testContext } from './helpers/context.js';
 import { individual } from './helpers/factories.js';
 
@@ -35,18 +37,56 @@ describe('Idempotency-Key (D5)', async () => {
     expect(again.body).toEqual(first.body);
   });
 
-  it('20 concurrent sends of one request create exactly one customer; each reply is the first or 409', async () => {
+  /** Exactly one reply is the original 201; every other is that reply replayed (same status and body, marked) or 409. */
+  function expectOneOriginal(replies: Array<{ status: number; body: any; headers: Record<string, unknown> }>) {
+    const originals = replies.filter((r) => r.headers['idempotent-replayed'] === undefined && r.status !== 409);
+    expect(originals).toHaveLength(1);
+    const [first] = originals;
+    expect(first.status).toBe(201);
+    for (const r of replies) {
+      if (r === first) continue;
+      if (r.status === 409) expectError(r, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
+      else {
+        expect(r.headers['idempotent-replayed']).toBe('true');
+        expect(r.status).toBe(first.status);
+        expect(r.body).toEqual(first.body);
+      }
+    }
+    return first;
+  }
+
+  it('20 concurrent sends of one request create exactly one customer; each reply is the first replayed or 409', async () => {
     const body = individual();
     const replies = await Promise.all(
       Array.from({ length: 20 }, () => call(ctx, 'POST', '/customers', { body, headers: { 'idempotency-key': 'k-concurrent' } })),
     );
-    const created = replies.filter((r) => r.status === 201);
-    expect(created.length).toBeGreaterThanOrEqual(1);
-    for (const r of created) expect(r.body).toEqual(created[0].body);
-    for (const r of replies.filter((x) => x.status !== 201)) expectError(r, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
+    const first = expectOneOriginal(replies);
     expect(await count(body.platformCustomerId)).toBe(1);
     const later = await call(ctx, 'POST', '/customers', { body, headers: { 'idempotency-key': 'k-concurrent' } });
-    expect(later.body).toEqual(created[0].body);
+    expect(later.headers['idempotent-replayed']).toBe('true');
+    expect(later.body).toEqual(first.body);
+  });
+
+  it('the same 20 sends spread over two nodes on one database still create exactly one customer', async () => {
+    // A second node: its own services, its own in-flight set, the same database.
+    const other = await createContainer(ctx.config, { db: ctx.container.db });
+    const nodeB = await buildApp(other);
+    try {
+      const body = individual();
+      const headers = { authorization: ctx.platform.auth, 'idempotency-key': 'k-two-nodes' };
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          if (i % 2 === 0) return call(ctx, 'POST', '/customers', { body, headers: { 'idempotency-key': 'k-two-nodes' } });
+          const res = await nodeB.inject({ method: 'POST', url: `${API_PREFIX}/customers`, headers, payload: body });
+          return { status: res.statusCode, body: res.json(), headers: res.headers as Record<string, unknown> };
+        }),
+      );
+      expectOneOriginal(replies);
+      expect(await count(body.platformCustomerId)).toBe(1);
+    } finally {
+      await nodeB.close();
+      other.fx.stop(); // not other.close(): the database belongs to the first node
+    }
   });
 
   it('a rejected request is replayed as the same rejection', async () => {

@@ -98,6 +98,9 @@ describe('tokens and authentication', async () => {
       [{ name: 'x', permissions: ['ADMIN'] }, 'permissions.0'],
       [{ name: 'x', permissions: 'VIEW' }, 'permissions'],
       [{ name: '', permissions: ['VIEW'] }, 'name'],
+      // The environment is the caller's, never chosen: a sandbox token cannot mint production access.
+      [{ name: 'x', permissions: ['VIEW'], environment: 'PRODUCTION' }, 'environment'],
+      [{ name: 'x', permissions: ['VIEW', 'VIEW'] }, 'permissions'],
     ])('refuses %j naming %s', async (body, field) => {
       const err = expectError(await call(ctx, 'POST', '/tokens', { body }), 400, 'INVALID_INPUT');
       expect(err.details.fields.map((f: any) => f.field)).toContain(field);
@@ -112,6 +115,15 @@ describe('tokens and authentication', async () => {
       expectError(await call(ctx, 'GET', '/customers', { auth }), 401, 'UNAUTHORIZED');
       expectError(await call(ctx, 'GET', `/tokens/${made.body.id}`), 404, 'TOKEN_NOT_FOUND');
       expectError(await call(ctx, 'DELETE', `/tokens/${made.body.id}`), 404, 'TOKEN_NOT_FOUND');
+    });
+
+    it("the same platform's other environment does not see or revoke the token (404), which keeps working", async () => {
+      const made = await call(ctx, 'POST', '/tokens', { body: { name: 'sandbox-only', permissions: ['VIEW'] } });
+      const prod = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
+      expectError(await call(ctx, 'GET', `/tokens/${made.body.id}`, { auth: prod }), 404, 'TOKEN_NOT_FOUND');
+      expectError(await call(ctx, 'DELETE', `/tokens/${made.body.id}`, { auth: prod }), 404, 'TOKEN_NOT_FOUND');
+      expect((await call(ctx, 'GET', '/tokens', { auth: prod, query: { name: 'sandbox-only' } })).body.totalCount).toBe(0);
+      expect((await call(ctx, 'GET', '/ping', { auth: basic(made.body.clientId, made.body.clientSecret) })).status).toBe(200);
     });
 
     it("another platform's token ids do not exist for the caller", async () => {
@@ -133,6 +145,49 @@ describe('tokens and authentication', async () => {
       expect(before.body.data.map((t: any) => t.id)).toEqual([june.body.id]);
       const updated = await call(ctx, 'GET', '/tokens', { query: { updatedAfter: '2026-06-15T00:00:00Z', updatedBefore: '2026-07-01T00:00:00Z' } });
       expect(updated.body.data.map((t: any) => t.id)).toEqual([july.body.id]);
+      expect([after.body.totalCount, before.body.totalCount, updated.body.totalCount]).toEqual([2, 1, 1]);
+    });
+
+    it('pages newest first with an exact totalCount, and refuses bad limits and cursors', async () => {
+      const made: string[] = [];
+      for (let i = 0; i < 12; i++) made.push((await call(ctx, 'POST', '/tokens', { body: { name: 'paged', permissions: ['VIEW'] } })).body.id);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      const sizes: number[] = [];
+      do {
+        const page = await call(ctx, 'GET', '/tokens', { query: { name: 'paged', limit: 5, cursor } });
+        expect(page.status).toBe(200);
+        expect(page.body.totalCount).toBe(12);
+        sizes.push(page.body.data.length);
+        seen.push(...page.body.data.map((t: any) => t.id));
+        expect(page.body.data.every((t: any) => t.clientSecret === undefined)).toBe(true);
+        cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+        if (!page.body.hasMore) expect(page.body.nextCursor).toBeUndefined();
+      } while (cursor);
+      expect(sizes).toEqual([5, 5, 2]);
+      expect(seen).toEqual([...made].reverse());
+      // A revoked token leaves the list and the count.
+      await call(ctx, 'DELETE', `/tokens/${made[0]}`);
+      expect((await call(ctx, 'GET', '/tokens', { query: { name: 'paged' } })).body.totalCount).toBe(11);
+
+      for (const limit of ['0', '-1', '101', '9223372036854775808', '1.5']) {
+        const err = expectError(await call(ctx, 'GET', '/tokens', { query: { limit } }), 400, 'INVALID_INPUT');
+        expect(err.details.fields[0]).toMatchObject({ field: 'limit', in: 'query' });
+      }
+      const first = await call(ctx, 'GET', '/tokens', { query: { name: 'paged', limit: 2 } });
+      // A cursor of the customers list, which holds two customers.
+      for (const id of ['cursor-a', 'cursor-b']) await call(ctx, 'POST', '/customers', { body: { platformCustomerId: id, customerType: 'INDIVIDUAL', fullName: 'C' } });
+      const customerCursor = (await call(ctx, 'GET', '/customers', { query: { limit: 1 } })).body.nextCursor;
+      for (const [cursor, query] of [
+        ['never-issued', {}],
+        [first.body.nextCursor, { name: 'other' }],
+        [customerCursor, {}],
+      ] as const) {
+        expect(cursor).toBeTruthy();
+        const err = expectError(await call(ctx, 'GET', '/tokens', { query: { ...query, cursor } }), 400, 'INVALID_INPUT');
+        expect(err.details.fields[0]).toMatchObject({ field: 'cursor', in: 'query' });
+      }
+      expectError(await call(ctx, 'GET', '/tokens', { query: { permissions: 'VIEW' } }), 400, 'INVALID_INPUT');
     });
   });
 });

@@ -4,7 +4,7 @@ import { canonicalJson } from '../common/canonical-json.js';
 import type { Clock } from '../common/clock.js';
 import { ApiError, commonErrors, invalidInput } from '../common/errors.js';
 import type { Database, Executor } from '../db/database.js';
-import { isUniqueViolation, toNumber } from '../db/values.js';
+import { toNumber } from '../db/values.js';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -105,11 +105,12 @@ export function createIdempotency(deps: { db: Database; clock: Clock }) {
         return body;
       });
     } catch (e) {
-      if (isUniqueViolation(e)) {
-        // Another node committed the same key while we ran: our work rolled back; answer as a replay.
-        const replayed = await db.tx((trx) => replay(trx, k, hash, reply));
-        if (replayed) return replayed.body;
-      }
+      // Our work rolled back. If another node committed the same key while we ran, we were its
+      // duplicate, whatever our attempt met: the key's own unique row, or a unique key of the
+      // resource that the service already turned into its conflict (PLATFORM_CUSTOMER_ID_EXISTS).
+      // So the answer is the first request's, replayed, never an error of our own making.
+      const replayed = await db.tx((trx) => replay(trx, k, hash, reply));
+      if (replayed) return replayed.body;
       if (e instanceof ApiError && e.status < 500 && e.code !== 'IDEMPOTENCY_KEY_REUSED') {
         await db.tx((trx) => record(trx, k, hash, e.status, e.toBody())).catch(() => undefined);
         reply.code(e.status);

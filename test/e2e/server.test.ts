@@ -42,17 +42,28 @@ describe('the real server process', async () => {
     expect((await fetch(`${server.baseUrl}${API}/customers`)).status).toBe(401);
   });
 
-  it('the CLI works against the same data while the server runs', async () => {
+  // Each CLI run starts Node and tsx afresh: seconds apiece on a loaded machine.
+  it('the CLI works against the same data while the server runs', { timeout: 120_000 }, async () => {
+    const ping = async (c: { clientId: string; clientSecret: string }) => (await fetch(`${server.baseUrl}${API}/ping`, { headers: { authorization: authOf(c) } })).json();
+    const migrated = cli(['migrate'], env);
+    expect(migrated.status, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('schema is up to date');
     const made = cli(['platform', 'create', '--name', 'CLI Co', '--json'], env);
     expect(made.status, made.stderr).toBe(0);
     const p = JSON.parse(made.stdout);
+    // Exactly the documented form: scripts read these keys.
+    expect(Object.keys(p).sort()).toEqual(['clientId', 'clientSecret', 'platformId']);
     expect(p.platformId).toMatch(/^Platform:/);
+    expect(await ping(p)).toEqual({ ok: true, platformId: p.platformId, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] });
     const res = await fetch(`${server.baseUrl}${API}/customers`, { headers: { authorization: authOf(p) } });
     expect(res.status).toBe(200);
     const prod = cli(['token', 'create', '--platform', p.platformId, '--environment', 'PRODUCTION', '--permissions', 'VIEW', '--name', 'ro', '--json'], env);
     expect(prod.status, prod.stderr).toBe(0);
     const t = JSON.parse(prod.stdout);
+    expect(Object.keys(t).sort()).toEqual(['clientId', 'clientSecret']);
     expect(t.clientId).toMatch(/^corr_live_/);
+    expect(await ping(t)).toEqual({ ok: true, platformId: p.platformId, environment: 'PRODUCTION', permissions: ['VIEW'] });
+
     const denied = await fetch(`${server.baseUrl}${API}/tokens`, { headers: { authorization: authOf(t) } });
     expect(denied.status).toBe(403);
     const bad = cli(['token', 'create', '--platform', 'nope', '--json'], env);

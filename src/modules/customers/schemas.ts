@@ -33,6 +33,27 @@ const BusinessInfoSchema = Type.Object({
   website: Type.Optional(Type.String()),
 });
 
+// Whole examples for the OpenAPI document (test/openapi.test.ts sends them to the API).
+const EXAMPLE_CREATE = {
+  platformCustomerId: 'user-42',
+  customerType: 'INDIVIDUAL',
+  fullName: 'Ada Lovelace',
+  birthDate: '1990-12-10',
+  nationality: 'GB',
+  currencies: ['USD', 'GBP'],
+  address: { line1: '12 St James Square', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' },
+};
+const EXAMPLE_CUSTOMER = {
+  id: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11',
+  ...EXAMPLE_CREATE,
+  umaAddress: '$ada.lovelace.3f9c2a71d0@sandbox.acme-1a2b3c.uma.localhost',
+  region: 'GB',
+  createdAt: '2025-10-13T09:30:00.000Z',
+  updatedAt: '2025-10-13T09:30:00.000Z',
+  isDeleted: false,
+  kycStatus: 'APPROVED',
+};
+
 const Currencies = Type.Array(CurrencyCode, { maxItems: 20, uniqueItems: true, description: 'Enabled currencies' });
 const UmaAddress = Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: '$user@domain; the domain must be the platform\'s UMA domain', examples: ['$alice@acme.uma.localhost'] });
 
@@ -49,7 +70,7 @@ export const CustomerCreateBody = Type.Object(
     umaAddress: Type.Optional(UmaAddress),
     businessInfo: Type.Optional(BusinessInfoInput),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [EXAMPLE_CREATE] },
 );
 export type CustomerCreate = Static<typeof CustomerCreateBody>;
 
@@ -66,7 +87,7 @@ export const CustomerPatchBody = Type.Object(
     region: Type.Optional(CountryCode),
     businessInfo: Type.Optional(BusinessInfoInput),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ customerType: 'INDIVIDUAL', currencies: ['USD', 'GBP', 'EUR'], kycStatus: 'APPROVED' }] },
 );
 export type CustomerPatch = Static<typeof CustomerPatchBody>;
 
@@ -86,7 +107,7 @@ export const CustomerSchema = Type.Object({
   nationality: Type.Union([Type.String(), Type.Null()]),
   address: Type.Union([AddressSchema, Type.Null()]),
   businessInfo: Type.Optional(BusinessInfoSchema),
-});
+}, { examples: [EXAMPLE_CUSTOMER] });
 
 export const CustomerIdParams = Type.Object({ customerId: Type.String({ pattern: idPattern('Customer'), description: 'Customer:<id>' }) });
 
@@ -97,7 +118,8 @@ export const CustomerListQuery = Type.Object(
     ...TimeRangeQuery,
     region: Type.Optional(CountryCode),
     currency: Type.Optional(CurrencyCode),
-    umaAddress: Type.Optional(Type.String({ maxLength: 320 })),
+    // Exact match, any case; an empty value is refused like every other text filter's.
+    umaAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
     includeDeleted: Type.Optional(Type.Boolean({ default: false })),
     ...PageQuery,
   },

@@ -6,23 +6,39 @@ import { PERMISSIONS } from '../../common/scope.js';
 import type { Container } from '../../container.js';
 import type { App } from '../../http/types.js';
 
-const TokenSchema = Type.Object({
-  id: Type.String({ examples: ['Token:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
+const TOKEN_EXAMPLE = {
+  id: 'Token:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11',
+  name: 'Reporting backend',
+  permissions: ['VIEW'],
+  environment: 'SANDBOX',
+  clientId: 'corr_test_5f0c9a1b2c3d4e5f60718293',
+  createdAt: '2025-10-13T09:30:00.000Z',
+  updatedAt: '2025-10-13T09:30:00.000Z',
+};
+
+const tokenFields = {
+  id: Type.String(),
   name: Type.String(),
   permissions: Type.Array(Type.Enum(PERMISSIONS)),
   environment: Type.Enum(['SANDBOX', 'PRODUCTION']),
   clientId: Type.String(),
-  clientSecret: Type.Optional(Type.String({ description: 'Returned once, when the token is created' })),
   createdAt: DateTime,
   updatedAt: DateTime,
-});
+};
+/** A token as read later: never its secret. */
+const TokenSchema = Type.Object(tokenFields, { examples: [TOKEN_EXAMPLE] });
+/** The answer to POST /tokens, the only one that carries the secret. */
+const TokenCreated = Type.Object(
+  { ...tokenFields, clientSecret: Type.String({ description: 'Returned once, when the token is created' }) },
+  { examples: [{ ...TOKEN_EXAMPLE, clientSecret: 'cs_Vq3xN7c0k2d9Rz4W8bT1yL6mP5sH0jF3aQ8eU2gK7nC' }] },
+);
 
 const TokenCreateBody = Type.Object(
   {
     name: Text(100),
     permissions: Type.Array(Type.Enum(PERMISSIONS), { minItems: 1, maxItems: 3, uniqueItems: true }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Reporting backend', permissions: ['VIEW'] }] },
 );
 
 const TokenListQuery = Type.Object({ name: Type.Optional(Text(100)), ...TimeRangeQuery, ...PageQuery }, { additionalProperties: false });
@@ -38,13 +54,18 @@ export function tokenRoutes(app: App, { services }: Container) {
     schema: {
       tags,
       summary: 'Check credentials: who is calling, in which environment',
-      response: { 200: Type.Object({ ok: Type.Boolean(), platformId: Type.String(), environment: Type.String(), permissions: Type.Array(Type.String()) }) },
+      response: {
+        200: Type.Object(
+          { ok: Type.Boolean(), platformId: Type.String(), environment: Type.String(), permissions: Type.Array(Type.String()) },
+          { examples: [{ ok: true, platformId: 'Platform:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11', environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] }] },
+        ),
+      },
     },
   }, async (req) => ({ ok: true, platformId: req.auth.platformId, environment: req.auth.environment, permissions: [...req.auth.permissions] }));
 
   app.post('/tokens', {
     config: { permission: 'MANAGE' },
-    schema: { tags, summary: "Create an API token in the caller's environment; the secret is shown once", body: TokenCreateBody, response: { 201: TokenSchema } },
+    schema: { tags, summary: "Create an API token in the caller's environment; the secret is shown once", body: TokenCreateBody, response: { 201: TokenCreated } },
   }, async (req, reply) => {
     reply.code(201);
     return tokens.create(req.auth, req.body);

@@ -63,7 +63,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       const notHeld = body.permissions.filter((p) => !caller.permissions.includes(p));
       if (notHeld.length) throw tokenErrors.PERMISSION_NOT_GRANTABLE({ permissions: notHeld, callerPermissions: caller.permissions });
       const { row, clientSecret } = await issue({ platformId: caller.platformId, environment: caller.environment, name: body.name, permissions: body.permissions });
-      return tokenView(row, clientSecret);
+      return { ...tokenView(row), clientSecret };
     },
 
     async get(scope: Scope, id: string) {

@@ -1,14 +1,14 @@
 import type { Environment, Permission } from '../../common/scope.js';
 import type { TokenRow } from './repository.js';
 
-export function tokenView(row: TokenRow, clientSecret?: string) {
+/** A token as it is read back: never its secret (only the answer to POST /tokens carries that). */
+export function tokenView(row: TokenRow) {
   return {
     id: row.id,
     name: row.name,
     permissions: row.permissions.split(',') as Permission[],
     environment: row.environment as Environment,
     clientId: row.client_id,
-    ...(clientSecret === undefined ? {} : { clientSecret }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,0 +1,57 @@
+// What an operator sees: /metrics counts requests and their latency by route pattern, and every
+// log line of a request carries the request id the caller got back in X-Request-Id.
+import { describe, expect, it } from 'vitest';
+import { API_PREFIX, buildApp } from '../src/app.js';
+import { call, testContext } from './helpers/context.js';
+import { createCustomer } from './helpers/factories.js';
+
+/** The value of one Prometheus sample, or undefined when the series does not exist. */
+function sample(metrics: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of metrics.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const inside = line.slice(name.length + 1, line.lastIndexOf('}'));
+    const got = Object.fromEntries([...inside.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => got[k] === v) && Object.keys(got).length === Object.keys(labels).length) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+describe('observability', async () => {
+  const ctx = await testContext();
+
+  it('/metrics counts requests and observes latency per route pattern, method and status', async () => {
+    const c = await createCustomer(ctx);
+    for (let i = 0; i < 3; i++) expect((await call(ctx, 'GET', `/customers/${c.id}`)).status).toBe(200);
+    expect((await call(ctx, 'GET', '/customers/Customer:01a20114-9018-75ba-bdbf-da3d321b64b9')).status).toBe(404);
+    const metrics = (await ctx.app.inject({ url: '/metrics' })).body;
+    const route = `${API_PREFIX}/customers/:customerId`;
+    // The route pattern, not the URL: ids never become label values.
+    expect(sample(metrics, 'corridor_http_requests_total', { method: 'GET', route, status: '200' })).toBe(3);
+    expect(sample(metrics, 'corridor_http_requests_total', { method: 'GET', route, status: '404' })).toBe(1);
+    expect(sample(metrics, 'corridor_http_requests_total', { method: 'POST', route: `${API_PREFIX}/customers`, status: '201' })).toBe(1);
+    expect(metrics).not.toContain(c.id);
+    expect(sample(metrics, 'corridor_http_request_duration_seconds_count', { method: 'GET', route })).toBe(4);
+    expect(sample(metrics, 'corridor_http_request_duration_seconds_bucket', { method: 'GET', route, le: '+Inf' })).toBe(4);
+    expect(sample(metrics, 'corridor_http_request_duration_seconds_sum', { method: 'GET', route })).toBeGreaterThan(0);
+  });
+
+  it('log lines of a request carry the id sent back in X-Request-Id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const app = await buildApp(ctx.container, { logger: { level: 'info', stream: { write: (s: string) => lines.push(JSON.parse(s)) } } });
+    try {
+      const given = await app.inject({ url: `${API_PREFIX}/ping`, headers: { authorization: ctx.platform.auth, 'x-request-id': 'trace-abc-123' } });
+      expect(given.headers['x-request-id']).toBe('trace-abc-123');
+      const generated = await app.inject({ url: `${API_PREFIX}/customers?limit=0`, headers: { authorization: ctx.platform.auth } });
+      expect(generated.statusCode).toBe(400);
+      const id = String(generated.headers['x-request-id']);
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      for (const reqId of ['trace-abc-123', id]) {
+        const mine = lines.filter((l) => l.reqId === reqId);
+        // "incoming request" and "request completed", at least.
+        expect(mine.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
