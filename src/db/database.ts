@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,10 +17,14 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests use one per run); created if missing. */
   pgSchema?: string;
   poolSize?: number;
+  /** How the SQLite write-ahead log is flushed to disk after a commit (tests hold it to watch the order). */
+  syncWal?: (fd: number) => Promise<void>;
 }
 
 export interface Database {
   readonly dialect: Dialect;
+  /** SQLite: FULL (a commit is acknowledged once on disk) or NORMAL (the operator's trade-off). */
+  readonly sqliteSynchronous?: 'FULL' | 'NORMAL';
   /** Runs fn in a write transaction, or joins the transaction already open in this async context. */
   tx<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /** The open transaction of this async context, else the pool: use it for reads. */
@@ -98,54 +102,134 @@ function newBatch(): Batch {
   return { committed, resolve, reject };
 }
 
+const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve())));
+
+/**
+ * Flushes the write-ahead log to disk off the event loop: what synchronous=FULL does inside every
+ * COMMIT, where it would stop the whole process for the length of an fsync. The log exists once the
+ * first write committed; its directory entry is flushed once too, as a new file needs.
+ */
+function createWalSyncer(dbFile: string, sync: (fd: number) => Promise<void>) {
+  let fd: number | undefined;
+  return {
+    async sync(): Promise<void> {
+      if (fd === undefined) {
+        fd = fs.openSync(`${dbFile}-wal`, 'r');
+        const dir = fs.openSync(path.dirname(path.resolve(dbFile)), 'r');
+        try {
+          await fdatasync(dir);
+        } finally {
+          fs.closeSync(dir);
+        }
+      }
+      await sync(fd);
+    },
+    close() {
+      if (fd !== undefined) fs.closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/** A read connection whose every query first waits for `ready()` (see openSqlite: reads see only what is on disk). */
+class GatedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly ready: () => Promise<void> | undefined,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      await this.ready();
+      return acquire();
+    };
+    return driver;
+  }
+}
+
 /**
  * SQLite: one write connection and, for a file database, one read connection.
  *
  * Group commit: writes are serial on the one write connection anyway, so the first transaction
  * of a turn of the event loop opens a database transaction and every transaction of that turn
  * runs as a savepoint inside it; one COMMIT (one fsync) on the next turn makes them all durable,
- * and only then do their callers get their results, so a 2xx still means durable. A failing member rolls back to
- * its savepoint alone. Reads outside a transaction use the read connection, which sees only
- * committed data (WAL), so no one observes a write before its commit is on disk.
+ * and only then do their callers get their results, so a 2xx still means durable. A failing
+ * member rolls back to its savepoint alone.
+ *
+ * With synchronous=FULL the fsync runs off the event loop: the connection commits with
+ * synchronous=NORMAL (consistent, not yet durable) and the log is then flushed with fdatasync on
+ * libuv's thread pool, while the next group already runs. One group at a time waits for its flush:
+ * the next group commits only after it. Reads outside a transaction use the read connection,
+ * which sees committed data only (WAL), and wait for a flush in progress, so no one observes a
+ * write before it is on disk.
  */
 function openSqlite(opts: DatabaseOptions): Database {
   const memory = opts.url === ':memory:';
   if (!memory) fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
   const synchronous = opts.sqliteSynchronous ?? 'FULL';
-  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, false)) }) });
+  // FULL durability comes from flushing the log ourselves (above), so the connection need not.
+  const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
+  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, wal ? 'NORMAL' : synchronous, false)) }) });
+  let flushing: Promise<void> | undefined;
   // An in-memory database exists once per connection, so it has no separate reader.
-  const reader = memory ? writer : new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, true)) }) });
+  const reader = memory
+    ? writer
+    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, true)) }, () => flushing) });
   const als = new AsyncLocalStorage<Executor>();
   let batch: Batch | undefined;
   let closed = false;
+  // A failed flush leaves the disk's state unknown: every later write refuses, as PostgreSQL does.
+  let broken: unknown;
 
-  /** Commits the open group: scheduled one event-loop turn after the group opened. */
-  function commitBatch(): Promise<void> {
-    return writer.connection().execute(async (conn) => {
-      const group = batch;
-      if (!group) return;
+  /** Commits the open group, then makes it durable: scheduled one event-loop turn after the group opened. */
+  async function commitBatch(): Promise<void> {
+    const group = await writer.connection().execute(async (conn) => {
+      const open = batch;
+      if (!open) return undefined;
       batch = undefined;
       try {
         await sql`commit`.execute(conn);
-        group.resolve();
+        return open;
       } catch (e) {
         await sql`rollback`.execute(conn).catch(() => undefined);
-        group.reject(e);
+        open.reject(e);
+        return undefined;
       }
+    });
+    if (!group) return;
+    if (!wal) return group.resolve();
+    const flushed = wal.sync().then(group.resolve, (e) => {
+      broken ??= e;
+      group.reject(e);
+    });
+    flushing = flushed;
+    await flushed;
+    if (flushing === flushed) flushing = undefined;
+  }
+
+  /** Commits the open group once the previous group's flush is done, so one group at a time is committed but not yet durable. */
+  function scheduleCommit() {
+    setImmediate(() => {
+      if (closed) return;
+      if (flushing) void flushing.then(scheduleCommit);
+      else void commitBatch();
     });
   }
 
   async function runInBatch<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    if (broken) throw broken;
     const outcome = await writer.connection().execute(async (conn) => {
       if (!batch) {
         await sql`begin immediate`.execute(conn);
         batch = newBatch();
         // better-sqlite3 answers synchronously, so requests queue only across event-loop turns:
-        // committing on the next turn lets every request that arrived meanwhile join this group.
+        // committing on a later turn lets every request that arrived meanwhile join this group.
         // close() commits the open group itself; a commit scheduled before it must not touch the closed connection.
-        setImmediate(() => {
-          if (!closed) void commitBatch();
-        });
+        scheduleCommit();
       }
       const mine = batch;
       await sql`savepoint tx`.execute(conn);
@@ -166,6 +250,7 @@ function openSqlite(opts: DatabaseOptions): Database {
 
   return {
     dialect: 'sqlite',
+    sqliteSynchronous: synchronous,
     admin: writer,
     executor: () => als.getStore() ?? reader,
     inTransaction: () => als.getStore() !== undefined,
@@ -174,8 +259,10 @@ function openSqlite(opts: DatabaseOptions): Database {
       return open ? fn(open) : runInBatch(fn);
     },
     async close() {
+      await flushing;
       await commitBatch();
       closed = true;
+      wal?.close();
       await writer.destroy();
       if (reader !== writer) await reader.destroy();
     },

@@ -11,7 +11,7 @@ import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUm
 import type { CustomerCreate, CustomerPatch } from './schemas.js';
 import { customerView } from './view.js';
 import { invalidField } from '../../common/errors.js';
-import { syncCustomerAccounts } from '../internal-accounts/sync.js';
+import { openCustomerAccounts, syncCustomerAccounts } from '../internal-accounts/sync.js';
 import { bumpCount, isUnfiltered, readCount } from '../../db/counters.js';
 import { checkKybApproval } from '../beneficial-owners/kyb.js';
 
@@ -86,7 +86,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         await customerRepository.insert(trx, row).catch(conflictError);
         await bumpCount(trx, scope, 'customers', 1);
         // One internal account per enabled currency, in the same transaction as the customer.
-        await syncCustomerAccounts(trx, db.dialect, scope, row.id, currencies, now);
+        await openCustomerAccounts(trx, scope, row.id, currencies, now);
         return customerView(row);
       });
     },

@@ -26,6 +26,11 @@ export async function openInternalAccount(ex: Executor, scope: Scope, owner: { c
   return id;
 }
 
+/** A new customer's internal accounts, one per enabled currency, inside the customer's creating transaction. */
+export async function openCustomerAccounts(ex: Executor, scope: Scope, customerId: string, currencies: readonly string[], now: string): Promise<void> {
+  for (const code of currencies) await openInternalAccount(ex, scope, { customerId }, code, now);
+}
+
 /**
  * Makes a customer's internal accounts follow its enabled currencies, inside the customer's
  * transaction: a new currency gets an account (or its old one back), a removed currency's account

@@ -1,0 +1,96 @@
+// A 2xx means the write is durable: the embedded SQLite database runs in WAL mode, and with
+// synchronous=FULL (the default; SQLITE_SYNCHRONOUS=NORMAL is the operator's trade-off) a commit is
+// acknowledged, and visible to readers, only once the write-ahead log is flushed to disk
+// (docs/decisions.md, "Group commit").
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createContainer } from '../container.js';
+import { openDatabase, type Database } from './database.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-durability-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function journalMode(db: Database) {
+  return Object.values((await sql.raw('pragma journal_mode').execute(db.admin)).rows[0] as object)[0];
+}
+
+/** Turns of the event loop, enough for scheduled commits and flushes to start. */
+const turns = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+describe('SQLite durability', () => {
+  it('opens a file database in WAL mode with FULL durability by default', async () => {
+    const db = await openDatabase({ url: path.join(dir, 'default.db') });
+    try {
+      expect(await journalMode(db)).toBe('wal');
+      expect(db.sqliteSynchronous).toBe('FULL');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('the server configuration reaches the database: FULL unless SQLITE_SYNCHRONOUS=NORMAL', async () => {
+    for (const [env, expected] of [[{}, 'FULL'], [{ SQLITE_SYNCHRONOUS: 'NORMAL' }, 'NORMAL']] as const) {
+      const container = await createContainer(loadConfig({ ...env, DATA_DIR: path.join(dir, `server-${expected}`) }));
+      try {
+        expect(container.db.sqliteSynchronous).toBe(expected);
+        expect(await journalMode(container.db)).toBe('wal');
+      } finally {
+        await container.close();
+      }
+    }
+  });
+
+  it('FULL: a write is answered, and seen by readers, only after its log flush; one group waits for its flush at a time', async () => {
+    const flushes: Array<() => void> = [];
+    const db = await openDatabase({
+      url: path.join(dir, 'ordered.db'),
+      // A real flush, held until the test lets it finish.
+      syncWal: (fd) => new Promise<void>((resolve) => flushes.push(() => fs.fdatasync(fd, () => resolve()))),
+    });
+    try {
+      await sql`create table t (v integer)`.execute(db.admin);
+      const rows = async () => (await db.executor().selectFrom('t' as never).selectAll().execute()).length;
+      const state = { first: false, second: false, read: -1 };
+
+      const first = db.tx((trx) => sql`insert into t values (1)`.execute(trx)).then(() => (state.first = true));
+      await turns();
+      expect(flushes).toHaveLength(1); // committed, flushing
+      expect(state.first).toBe(false); // not answered before it is on disk
+      const read = rows().then((n) => (state.read = n));
+      const second = db.tx((trx) => sql`insert into t values (2)`.execute(trx)).then(() => (state.second = true));
+      await turns();
+      expect(state.read).toBe(-1); // a read waits for the flush in progress
+      expect(flushes).toHaveLength(1); // the second group does not commit while the first flushes
+
+      flushes[0]();
+      await first;
+      await read;
+      expect(state.read).toBe(1); // the flushed row, not the second (not committed yet)
+      await turns();
+      expect(flushes).toHaveLength(2);
+      expect(state.second).toBe(false);
+      flushes[1]();
+      await second;
+      expect(await rows()).toBe(2);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('FULL: a failed flush fails its writers and every later write (the disk state is unknown)', async () => {
+    const db = await openDatabase({ url: path.join(dir, 'broken.db'), syncWal: async () => Promise.reject(new Error('EIO: i/o error')) });
+    try {
+      await sql`create table t (v integer)`.execute(db.admin);
+      await expect(db.tx((trx) => sql`insert into t values (1)`.execute(trx))).rejects.toThrow('EIO');
+      await expect(db.tx((trx) => sql`insert into t values (2)`.execute(trx))).rejects.toThrow('EIO');
+    } finally {
+      await db.close().catch(() => undefined);
+    }
+  });
+});
