@@ -221,21 +221,26 @@ describe('payments in the dashboard', () => {
     await expect.poll(() => rows.count()).toBe(2);
   });
 
-  it('shows the refund of a payment whose payout failed', async () => {
+  /** Bea pays `amount` US cents from her USD balance to a new CLABE account ending in the sandbox suffix, in one call. */
+  async function payBeaByClabe(suffix: string, amount: number) {
     const usd = (await must('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(bea.id)}&currency=USD`)).data[0];
-    const fails = sandboxIdentifier('CLABE', '004');
+    const clabe = sandboxIdentifier('CLABE', suffix);
     const account = await must('POST', '/customers/external-accounts', {
       customerId: bea.id,
-      currency: fails.currency,
-      accountInfo: { ...fails.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+      currency: clabe.currency,
+      accountInfo: { ...clabe.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
     });
-    const failed = await must('POST', '/quotes', {
+    return must('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: usd.id },
       destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: 'MXN' },
       lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 8_000,
+      lockedCurrencyAmount: amount,
       immediatelyExecute: true,
     });
+  }
+
+  it('shows the refund of a payment whose payout failed', async () => {
+    const failed = await payBeaByClabe('004', 8_000);
     await page.goto(`/dashboard/transactions/${encodeURIComponent(failed.transactionId)}`);
     await page.getByRole('heading', { name: 'Outgoing payment' }).waitFor();
     expect(await page.getByTestId('transaction-status').textContent()).toBe('FAILED');
@@ -248,20 +253,7 @@ describe('payments in the dashboard', () => {
   });
 
   it('follows a payment still under way: the page updates itself until COMPLETED', { timeout: 60_000 }, async () => {
-    const usd = (await must('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(bea.id)}&currency=USD`)).data[0];
-    const slow = sandboxIdentifier('CLABE', '003');
-    const account = await must('POST', '/customers/external-accounts', {
-      customerId: bea.id,
-      currency: slow.currency,
-      accountInfo: { ...slow.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
-    });
-    const paying = await must('POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: usd.id },
-      destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: 'MXN' },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 10_000,
-      immediatelyExecute: true,
-    });
+    const paying = await payBeaByClabe('003', 10_000);
     await page.goto(`/dashboard/transactions/${encodeURIComponent(paying.transactionId)}`);
     await page.getByRole('heading', { name: 'Outgoing payment' }).waitFor();
     expect(await page.getByTestId('transaction-status').textContent()).toBe('PROCESSING');
