@@ -1,7 +1,11 @@
-// totalCount of the unfiltered customer and transaction lists comes from a maintained count
-// (db/counters.ts): it must equal a real count after concurrent creates, deletes and refused creates.
+// totalCount of the unfiltered customer and transaction lists, and of those filtered by one counted
+// filter (customerType; status, type), comes from maintained counts (db/counters.ts): they must equal
+// a real count after concurrent creates, deletes, refusals and status changes, and the migration
+// that counts existing rows must count them right.
 import { describe, expect, it } from 'vitest';
 import { call, testContext } from './helpers/context.js';
+import { sql } from 'kysely';
+import { up as countExistingRows } from '../src/db/migrations/009_filtered_counts.js';
 import { individual } from './helpers/factories.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
 import { externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
@@ -52,6 +56,35 @@ describe('maintained list counts', async () => {
     expect(outgoing.body.totalCount + incoming.body.totalCount).toBe(list.body.totalCount);
     const other = await ctx.newPlatform('Transactions counted separately');
     expect((await call(ctx, 'GET', '/transactions', { auth: other.auth })).body.totalCount).toBe(0);
+    await expectCountsMatchRows();
+    // Rows that existed before the counts did are counted by the migration, exactly.
+    await sql`delete from list_counts where list like 'transactions%' or list like 'customers|%'`.execute(ctx.container.db.admin);
+    await countExistingRows(ctx.container.db.admin as never, ctx.container.db.dialect);
+    await expectCountsMatchRows();
     await expectLedgerBalanced(ctx);
   });
+
+  /** Every counted filter's totalCount equals a real count of the rows, for each value the rows hold. */
+  async function expectCountsMatchRows() {
+    const ex = ctx.container.db.executor();
+    const scoped = <T extends 'transactions' | 'customers'>(table: T) =>
+      ex.selectFrom(table as 'transactions').where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX');
+    const checks: Array<[string, string, Array<{ value: string; n: unknown }>]> = [
+      ['/transactions', 'status', await scoped('transactions').select(['status as value', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute()],
+      ['/transactions', 'type', await scoped('transactions').select(['type as value', (eb) => eb.fn.countAll().as('n')]).groupBy('type').execute()],
+      [
+        '/customers',
+        'customerType',
+        await ex.selectFrom('customers').where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX').where('is_deleted', '=', 0)
+          .select(['customer_type as value', (eb) => eb.fn.countAll().as('n')]).groupBy('customer_type').execute(),
+      ],
+    ];
+    for (const [path, filter, groups] of checks) {
+      expect(groups.length).toBeGreaterThan(0);
+      for (const { value, n } of groups) {
+        const answer = await call(ctx, 'GET', path, { query: { [filter]: value, limit: 1 } });
+        expect([path, filter, value, answer.body.totalCount]).toEqual([path, filter, value, Number(n)]);
+      }
+    }
+  }
 });

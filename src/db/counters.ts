@@ -4,9 +4,9 @@ import type { Executor } from './database.js';
 import { toNumber } from './values.js';
 
 /**
- * Maintained row counts for the unfiltered lists (docs/decisions.md, "Scale"): `totalCount` of a
- * list without filters reads a handful of counter rows instead of counting every row, so it costs
- * the same at 10,000 rows and at 1,000,000.
+ * Maintained row counts for lists (docs/decisions.md, "Scale"): `totalCount` of a list without
+ * filters, or with one low-cardinality filter (a status, a type), reads a handful of counter rows
+ * instead of counting every matching row, so it costs the same at 10,000 rows and at 1,000,000.
  *
  * Each count is spread over SLOTS rows picked at random per change, so concurrent writers of one
  * platform (several nodes on PostgreSQL) rarely wait on the same row; the count is their sum.
@@ -14,35 +14,52 @@ import { toNumber } from './values.js';
  */
 const SLOTS = 8;
 
-/** A list joins by a migration that counts its existing rows and bumps in every insert/hide. */
+/** A list joins by a migration that counts its existing rows and bumps in every insert/hide/change. */
 export type CountedList = 'customers' | 'transactions';
 
-/**
- * Whether a list request has no filter (the counted list): every filter absent, or at the value
- * that means "no filter" (`includeDeleted: false` shows the live rows, which is what is counted).
- */
-export function isUnfiltered(filters: object, neutral: Record<string, unknown> = {}): boolean {
-  return Object.entries(filters).every(([k, v]) => v === undefined || (k in neutral && neutral[k] === v));
+/** The filters counted on their own, per list: every write of the column bumps its counts. */
+const COUNTED_FILTERS: Record<CountedList, readonly string[]> = {
+  customers: ['customerType'],
+  transactions: ['status', 'type'],
+};
+
+/** A whole list (`transactions`) or the rows of one counted filter value (`transactions|status=COMPLETED`). */
+export type CountKey = CountedList | `${CountedList}|${string}=${string}`;
+
+export function countKey(list: CountedList, filter?: string, value?: string): CountKey {
+  return filter === undefined ? list : `${list}|${filter}=${value}`;
 }
 
-/** Adds delta to a list's count, inside the transaction that inserts (or hides) the rows. */
-export async function bumpCount(trx: Executor, scope: Scope, list: CountedList, delta: number): Promise<void> {
+/**
+ * The maintained count that answers a list request, if one does: no filter at all, or exactly one
+ * counted filter. `neutral` names filter values that mean "no filter" (`includeDeleted: false`:
+ * the live rows, which is what is counted). Otherwise undefined: count the matches.
+ */
+export function countKeyFor(list: CountedList, filters: object, neutral: Record<string, unknown> = {}): CountKey | undefined {
+  const given = Object.entries(filters).filter(([k, v]) => v !== undefined && !(k in neutral && neutral[k] === v));
+  if (given.length === 0) return list;
+  const [[name, value]] = given;
+  return given.length === 1 && COUNTED_FILTERS[list].includes(name) ? countKey(list, name, String(value)) : undefined;
+}
+
+/** Adds delta to a count, inside the transaction that inserts, hides or changes the rows. */
+export async function bumpCount(trx: Executor, scope: Scope, key: CountKey, delta: number): Promise<void> {
   if (delta === 0) return;
   await trx
     .insertInto('list_counts')
-    .values({ platform_id: scope.platformId, environment: scope.environment, list, slot: Math.floor(Math.random() * SLOTS), n: BigInt(delta) })
+    .values({ platform_id: scope.platformId, environment: scope.environment, list: key, slot: Math.floor(Math.random() * SLOTS), n: BigInt(delta) })
     .onConflict((oc) => oc.columns(['platform_id', 'environment', 'list', 'slot']).doUpdateSet({ n: sql<bigint>`list_counts.n + excluded.n` }))
     .execute();
 }
 
-/** The maintained count of a list. */
-export async function readCount(ex: Executor, scope: Scope, list: CountedList): Promise<number> {
+/** A maintained count. */
+export async function readCount(ex: Executor, scope: Scope, key: CountKey): Promise<number> {
   const row = await ex
     .selectFrom('list_counts')
     .select((eb) => eb.fn.sum<bigint | number | string | null>('n').as('n'))
     .where('platform_id', '=', scope.platformId)
     .where('environment', '=', scope.environment)
-    .where('list', '=', list)
+    .where('list', '=', key)
     .executeTakeFirst();
   return row?.n === null || row?.n === undefined ? 0 : toNumber(BigInt(row.n));
 }

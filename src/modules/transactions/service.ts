@@ -1,7 +1,7 @@
 import { paginate, type Cursors, type PageRequest } from '../../common/pagination.js';
 import type { Scope } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
-import { isUnfiltered, readCount } from '../../db/counters.js';
+import { countKeyFor, readCount } from '../../db/counters.js';
 import { toNumber } from '../../db/values.js';
 import { transactionErrors } from './errors.js';
 import { transactionRepository as repo, type TransactionFilters } from './repository.js';
@@ -33,11 +33,13 @@ export function createTransactionService(deps: { db: Database; cursors: Cursors 
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        // Without filters the maintained count answers (docs/decisions.md, "Scale").
-        count: async () =>
-          isUnfiltered(filters)
-            ? readCount(ex, scope, 'transactions')
-            : toNumber((await repo.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        // Without filters, or with status or type alone, a maintained count answers (docs/decisions.md, "Scale").
+        count: async () => {
+          const key = countKeyFor('transactions', filters);
+          return key
+            ? readCount(ex, scope, key)
+            : toNumber((await repo.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint);
+        },
         view: transactionView,
       });
     },
