@@ -1,5 +1,5 @@
-// totalCount of the unfiltered customer and transaction lists, and of those filtered by one counted
-// filter (customerType; status, type), comes from maintained counts (db/counters.ts): they must equal
+// totalCount of the unfiltered customer and transaction lists, and of customers filtered by
+// customerType, comes from maintained counts (db/counters.ts): they must equal
 // a real count after concurrent creates, deletes, refusals and status changes, and the migration
 // that counts existing rows must count them right.
 import { describe, expect, it } from 'vitest';
@@ -70,8 +70,8 @@ describe('maintained list counts', async () => {
     const scoped = <T extends 'transactions' | 'customers'>(table: T) =>
       ex.selectFrom(table as 'transactions').where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX');
     const checks: Array<[string, string, Array<{ value: string; n: unknown }>]> = [
+      // Counted only as a whole list; the status filter is counted row by row, and must agree.
       ['/transactions', 'status', await scoped('transactions').select(['status as value', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute()],
-      ['/transactions', 'type', await scoped('transactions').select(['type as value', (eb) => eb.fn.countAll().as('n')]).groupBy('type').execute()],
       [
         '/customers',
         'customerType',

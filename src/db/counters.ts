@@ -5,7 +5,7 @@ import { toNumber } from './values.js';
 
 /**
  * Maintained row counts for lists (docs/decisions.md, "Scale"): `totalCount` of a list without
- * filters, or with one low-cardinality filter (a status, a type), reads a handful of counter rows
+ * filters, or with one counted low-cardinality filter (a customer type), reads a handful of counter rows
  * instead of counting every matching row, so it costs the same at 10,000 rows and at 1,000,000.
  *
  * Each count is spread over SLOTS rows picked at random per change, so concurrent writers of one
@@ -17,13 +17,18 @@ const SLOTS = 8;
 /** A list joins by a migration that counts its existing rows and bumps in every insert/hide/change. */
 export type CountedList = 'customers' | 'transactions';
 
-/** The filters counted on their own, per list: every write of the column bumps its counts. */
+/**
+ * The filters counted on their own, per list: every write of the column bumps its counts.
+ * Transaction statuses are not counted: a status changes inside a payment's transaction while it
+ * holds the paying account's ledger row, and counter rows taken there made concurrent payments
+ * on PostgreSQL wait on (and deadlock over) each other's counters.
+ */
 const COUNTED_FILTERS: Record<CountedList, readonly string[]> = {
   customers: ['customerType'],
-  transactions: ['status', 'type'],
+  transactions: [],
 };
 
-/** A whole list (`transactions`) or the rows of one counted filter value (`transactions|status=COMPLETED`). */
+/** A whole list (`customers`) or the rows of one counted filter value (`customers|customerType=BUSINESS`). */
 export type CountKey = CountedList | `${CountedList}|${string}=${string}`;
 
 export function countKey(list: CountedList, filter?: string, value?: string): CountKey {

@@ -16,7 +16,6 @@ import { paymentLegs } from './money.js';
 import type { TransactionRow } from './repository.js';
 import type { TransactionStatus, TransactionView } from './schemas.js';
 import { transactionView } from './view.js';
-import { bumpCount, countKey } from '../../db/counters.js';
 
 /** The allowed transitions (spec, States and transitions; COMPLETED → FAILED is a returned payout). */
 export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
@@ -52,10 +51,6 @@ export function createLifecycle(deps: { clock: Clock; ledger: Ledger; events: Ou
       .executeTakeFirst();
     if (!updated) return undefined;
     const scope = scopeOf(row);
-    // The one place a status changes, so the per-status counts of GET /transactions move here, in
-    // a fixed order of their keys so that two transitions never wait on each other's counters crosswise.
-    const moves: Array<[string, number]> = [[from, -1], [to, 1]];
-    for (const [status, delta] of moves.sort(([a], [b]) => a.localeCompare(b))) await bumpCount(trx, scope, countKey('transactions', 'status', status), delta);
     await trx
       .insertInto('transaction_history')
       .values({ id: newId('TransactionEvent'), platform_id: scope.platformId, environment: scope.environment, transaction_id: row.id, from_status: from, to_status: to, cause, created_at: now })

@@ -1,5 +1,5 @@
 import type { Environment, Scope } from '../../common/scope.js';
-import { bumpCount, countKey } from '../../db/counters.js';
+import { bumpCount } from '../../db/counters.js';
 import type { Executor } from '../../db/database.js';
 import type { TransactionsTable } from '../../db/schema.js';
 
@@ -15,13 +15,10 @@ export interface TransactionFilters {
 }
 
 export const transactionRepository = {
-  /** The one way a transaction is stored: its list's maintained counts move in the same transaction. */
+  /** The one way a transaction is stored: its list's maintained count moves in the same transaction. */
   async insert(db: Executor, row: TransactionRow) {
     await db.insertInto('transactions').values(row).execute();
-    const scope = { platformId: row.platform_id, environment: row.environment as Environment };
-    await bumpCount(db, scope, 'transactions', 1);
-    await bumpCount(db, scope, countKey('transactions', 'status', row.status), 1);
-    await bumpCount(db, scope, countKey('transactions', 'type', row.type), 1);
+    await bumpCount(db, { platformId: row.platform_id, environment: row.environment as Environment }, 'transactions', 1);
   },
 
   find(db: Executor, scope: Scope, id: string) {

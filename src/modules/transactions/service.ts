@@ -33,7 +33,7 @@ export function createTransactionService(deps: { db: Database; cursors: Cursors 
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        // Without filters, or with status or type alone, a maintained count answers (docs/decisions.md, "Scale").
+        // Without filters a maintained count answers (docs/decisions.md, "Scale").
         count: async () => {
           const key = countKeyFor('transactions', filters);
           return key
