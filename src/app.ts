@@ -145,7 +145,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       return commonErrors.SERVICE_UNAVAILABLE().toBody();
     }
   });
-  registerMetrics(app);
+  registerMetrics(app, container.db.stats);
   await registerDashboard(app, container);
 
   await app.register(

@@ -33,8 +33,19 @@ export interface Database {
   inTransaction(): boolean;
   /** The raw write connection, for migrations at start-up only (they manage their own transactions). */
   readonly admin: Executor;
+  /** Statements sent to the database since start (transaction control included): /metrics shows it, the benchmark divides it per request. */
+  readonly stats: DbStats;
   close(): Promise<void>;
 }
+
+export interface DbStats {
+  statements: number;
+}
+
+/** Kysely's log hook, used only to count: one call per statement it sends. */
+const counting = (stats: DbStats) => () => {
+  stats.statements++;
+};
 
 // PostgreSQL int8 → bigint, so money never passes through a float.
 pg.types.setTypeParser(20, (v) => BigInt(v));
@@ -173,12 +184,13 @@ function openSqlite(opts: DatabaseOptions): Database {
   const synchronous = opts.sqliteSynchronous ?? 'FULL';
   // FULL durability comes from flushing the log ourselves (above), so the connection need not.
   const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
-  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, wal ? 'NORMAL' : synchronous, false)) }) });
+  const stats: DbStats = { statements: 0 };
+  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, wal ? 'NORMAL' : synchronous, false)) }), log: counting(stats) });
   let flushing: Promise<void> | undefined;
   // An in-memory database exists once per connection, so it has no separate reader.
   const reader = memory
     ? writer
-    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, true)) }, () => flushing) });
+    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, true)) }, () => flushing), log: counting(stats) });
   const als = new AsyncLocalStorage<Executor>();
   let batch: Batch | undefined;
   let closed = false;
@@ -252,6 +264,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     dialect: 'sqlite',
     sqliteSynchronous: synchronous,
     admin: writer,
+    stats,
     executor: () => als.getStore() ?? reader,
     inTransaction: () => als.getStore() !== undefined,
     tx(fn) {
@@ -286,12 +299,14 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     max: opts.poolSize ?? 10,
     options: schema ? `-c search_path=${schema}` : undefined,
   });
-  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const stats: DbStats = { statements: 0 };
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
   const als = new AsyncLocalStorage<Executor>();
 
   return {
     dialect: 'postgres',
     admin: kysely,
+    stats,
     executor: () => als.getStore() ?? kysely,
     inTransaction: () => als.getStore() !== undefined,
     async tx(fn) {

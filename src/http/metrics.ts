@@ -1,10 +1,20 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DbStats } from '../db/database.js';
 import type { App } from './types.js';
 
-/** Prometheus metrics at /metrics: request counts and latency by route, plus process metrics. */
-export function registerMetrics(app: App): Registry {
+/** Prometheus metrics at /metrics: request counts and latency by route, database statements, plus process metrics. */
+export function registerMetrics(app: App, db: DbStats): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Counter({
+    name: 'corridor_db_statements_total',
+    help: 'SQL statements sent to the database (transaction control included); per request, divide by the requests of the same interval',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(db.statements);
+    },
+  });
   const requests = new Counter({ name: 'corridor_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const duration = new Histogram({
     name: 'corridor_http_request_duration_seconds',
