@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
+import type { Statement } from './statements.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 /** Something queries run on: the pool, or an open transaction (both are Kysely<DB>). */
@@ -31,6 +32,13 @@ export interface Database {
   executor(): Executor;
   /** Whether this async context is inside a transaction. */
   inTransaction(): boolean;
+  /**
+   * Runs a compiled statement (db/statements.ts) and answers its rows: in the open transaction of
+   * this async context, else as a read of committed data.
+   */
+  query<T>(statement: Statement, params: readonly unknown[]): Promise<T[]>;
+  /** Runs a compiled write statement in the open transaction (or a transaction of its own) and answers the number of rows it changed. */
+  execute(statement: Statement, params: readonly unknown[]): Promise<number>;
   /** The raw write connection, for migrations at start-up only (they manage their own transactions). */
   readonly admin: Executor;
   /** Statements sent to the database since start (transaction control included): /metrics shows it, the benchmark divides it per request. */
@@ -40,6 +48,61 @@ export interface Database {
 
 export interface DbStats {
   statements: number;
+}
+
+/** Runs compiled statements on one connection (or the pool): rows, or the number of rows changed. */
+interface Runner {
+  query<T>(statement: Statement, params: readonly unknown[]): Promise<T[]>;
+  execute(statement: Statement, params: readonly unknown[]): Promise<number>;
+}
+
+/** What an async context inside a transaction holds: the builder over its connection, and the runner of compiled statements on it. */
+interface TxContext {
+  trx: Executor;
+  runner: Runner;
+}
+
+/** better-sqlite3 statements of one connection, prepared on first use. */
+function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
+  const prepared = new Map<string, SQLite.Statement>();
+  const prepare = (s: Statement) => {
+    let stmt = prepared.get(s.name);
+    if (!stmt) {
+      stmt = native.prepare(s.sqlite);
+      prepared.set(s.name, stmt);
+    }
+    return stmt;
+  };
+  return {
+    async query<T>(s: Statement, params: readonly unknown[]) {
+      stats.statements++;
+      const stmt = prepare(s);
+      if (stmt.reader) return stmt.all(...params) as T[];
+      stmt.run(...params);
+      return [];
+    },
+    async execute(s: Statement, params: readonly unknown[]) {
+      stats.statements++;
+      const stmt = prepare(s);
+      return stmt.reader ? stmt.all(...params).length : stmt.run(...params).changes;
+    },
+  };
+}
+
+/** PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan. */
+function pgRunner(client: pg.Pool | pg.PoolClient, stats: DbStats): Runner {
+  const run = (s: Statement, params: readonly unknown[]) => {
+    stats.statements++;
+    return client.query({ name: s.name, text: s.postgres, values: params as unknown[] });
+  };
+  return {
+    async query<T>(s: Statement, params: readonly unknown[]) {
+      return (await run(s, params)).rows as T[];
+    },
+    async execute(s: Statement, params: readonly unknown[]) {
+      return (await run(s, params)).rowCount ?? 0;
+    },
+  };
 }
 
 /** Kysely's log hook, used only to count: one call per statement it sends. */
@@ -185,13 +248,17 @@ function openSqlite(opts: DatabaseOptions): Database {
   // FULL durability comes from flushing the log ourselves (above), so the connection need not.
   const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
   const stats: DbStats = { statements: 0 };
-  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(openNative(opts.url, wal ? 'NORMAL' : synchronous, false)) }), log: counting(stats) });
+  const writerNative = openNative(opts.url, wal ? 'NORMAL' : synchronous, false);
+  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative) }), log: counting(stats) });
+  const writerRunner = sqliteRunner(writerNative, stats);
   let flushing: Promise<void> | undefined;
   // An in-memory database exists once per connection, so it has no separate reader.
+  const readerNative = memory ? writerNative : openNative(opts.url, synchronous, true);
   const reader = memory
     ? writer
-    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(openNative(opts.url, synchronous, true)) }, () => flushing), log: counting(stats) });
-  const als = new AsyncLocalStorage<Executor>();
+    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(readerNative) }, () => flushing), log: counting(stats) });
+  const readerRunner = memory ? writerRunner : sqliteRunner(readerNative, stats);
+  const als = new AsyncLocalStorage<TxContext>();
   let batch: Batch | undefined;
   let closed = false;
   // A failed flush leaves the disk's state unknown: every later write refuses, as PostgreSQL does.
@@ -246,7 +313,7 @@ function openSqlite(opts: DatabaseOptions): Database {
       const mine = batch;
       await sql`savepoint tx`.execute(conn);
       try {
-        const value = await als.run(conn, () => fn(conn));
+        const value = await als.run({ trx: conn, runner: writerRunner }, () => fn(conn));
         await sql`release tx`.execute(conn);
         return { ok: true as const, value, mine };
       } catch (error) {
@@ -260,16 +327,27 @@ function openSqlite(opts: DatabaseOptions): Database {
     return outcome.value;
   }
 
-  return {
+  const db: Database = {
     dialect: 'sqlite',
     sqliteSynchronous: synchronous,
     admin: writer,
     stats,
-    executor: () => als.getStore() ?? reader,
+    executor: () => als.getStore()?.trx ?? reader,
     inTransaction: () => als.getStore() !== undefined,
     tx(fn) {
       const open = als.getStore();
-      return open ? fn(open) : runInBatch(fn);
+      return open ? fn(open.trx) : runInBatch(fn);
+    },
+    async query<T>(s: Statement, params: readonly unknown[]) {
+      const open = als.getStore();
+      if (open) return open.runner.query<T>(s, params);
+      // Reads see only what is on disk (see above).
+      if (flushing) await flushing;
+      return readerRunner.query<T>(s, params);
+    },
+    execute(s, params) {
+      const open = als.getStore();
+      return open ? open.runner.execute(s, params) : runInBatch(() => writerRunner.execute(s, params));
     },
     async close() {
       await flushing;
@@ -280,6 +358,7 @@ function openSqlite(opts: DatabaseOptions): Database {
       if (reader !== writer) await reader.destroy();
     },
   };
+  return db;
 }
 
 async function openPostgres(opts: DatabaseOptions): Promise<Database> {
@@ -301,31 +380,77 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   });
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
-  const als = new AsyncLocalStorage<Executor>();
+  const poolRunner = pgRunner(pool, stats);
+  const als = new AsyncLocalStorage<TxContext>();
+  // A transaction runs on one pooled client: the builder and the compiled statements both use it.
+  const contexts = new WeakMap<pg.PoolClient, TxContext>();
+  const contextOf = (client: pg.PoolClient): TxContext => {
+    let ctx = contexts.get(client);
+    if (!ctx) {
+      // Kysely over this one client; it must not hand the client back to the pool itself.
+      const held = new Proxy(client, { get: (target, prop) => (prop === 'release' ? () => undefined : Reflect.get(target, prop, target)) });
+      const single = { connect: async () => held, end: async () => undefined } as unknown as pg.Pool;
+      ctx = { trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }), runner: pgRunner(client, stats) };
+      contexts.set(client, ctx);
+    }
+    return ctx;
+  };
+  const control = (client: pg.PoolClient, text: string) => {
+    stats.statements++;
+    return client.query(text);
+  };
 
-  return {
+  async function attempt<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await control(client, 'begin');
+      try {
+        const ctx = contextOf(client);
+        const value = await als.run(ctx, () => fn(ctx.trx));
+        await control(client, 'commit');
+        return value;
+      } catch (e) {
+        await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
+        throw e;
+      }
+    } finally {
+      // A client whose rollback failed is in an unknown state: the pool drops it.
+      client.release(broken);
+    }
+  }
+
+  const db: Database = {
     dialect: 'postgres',
     admin: kysely,
     stats,
-    executor: () => als.getStore() ?? kysely,
+    executor: () => als.getStore()?.trx ?? kysely,
     inTransaction: () => als.getStore() !== undefined,
     async tx(fn) {
       const open = als.getStore();
-      if (open) return fn(open);
-      for (let attempt = 1; ; attempt++) {
+      if (open) return fn(open.trx);
+      for (let n = 1; ; n++) {
         try {
-          return await kysely.transaction().execute((trx) => als.run(trx, () => fn(trx)));
+          return await attempt(fn);
         } catch (e) {
           const code = (e as { code?: string }).code;
-          if (attempt < 5 && code && RETRYABLE_PG.has(code)) continue;
+          if (n < 5 && code && RETRYABLE_PG.has(code)) continue;
           throw e;
         }
       }
+    },
+    query<T>(s: Statement, params: readonly unknown[]) {
+      return (als.getStore()?.runner ?? poolRunner).query<T>(s, params);
+    },
+    execute(s, params) {
+      const open = als.getStore();
+      return open ? open.runner.execute(s, params) : db.tx(() => db.execute(s, params));
     },
     async close() {
       await kysely.destroy();
     },
   };
+  return db;
 }
 
 /** A short random name for a throwaway PostgreSQL schema. */

@@ -1,0 +1,48 @@
+/**
+ * Statements compiled once (ARCHITECTURE, "The write path"): the hot paths run SQL text that each
+ * connection prepares on first use and keeps (better-sqlite3 `Statement`s; PostgreSQL named
+ * prepared statements), instead of a query the builder assembles afresh on every call. The text
+ * is written with `?` placeholders; PostgreSQL's `$1, $2…` are derived from it. Where the two
+ * dialects need different text, give both: db/ stays the only place that knows the difference.
+ */
+export interface Statement {
+  /** Unique per process: PostgreSQL keeps the prepared plan per connection under this name. */
+  readonly name: string;
+  readonly sqlite: string;
+  readonly postgres: string;
+}
+
+let defined = 0;
+
+export function statement(text: string | { sqlite: string; postgres: string }): Statement {
+  const both = typeof text === 'string' ? { sqlite: text, postgres: text } : text;
+  return { name: `corridor_${++defined}`, sqlite: both.sqlite, postgres: numberPlaceholders(both.postgres) };
+}
+
+/** `?` → `$1, $2…`. Statement texts hold no literal question marks. */
+function numberPlaceholders(text: string): string {
+  let i = 0;
+  return text.replace(/\?/g, () => `$${++i}`);
+}
+
+/** `(?, ?, ?), (?, ?, ?)`: the VALUES list of a multi-row insert of `rows` rows of `columns` columns. */
+export function valuesList(rows: number, columns: number): string {
+  const one = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+  return Array.from({ length: rows }, () => one).join(', ');
+}
+
+/**
+ * A multi-row insert compiled once per row count (a payment writes 1 to a few rows per table):
+ * `insertRows(n)` is the statement for n rows.
+ */
+export function multiRowInsert(table: string, columns: readonly string[], suffix = ''): (rows: number) => Statement {
+  const byCount = new Map<number, Statement>();
+  return (rows) => {
+    let s = byCount.get(rows);
+    if (!s) {
+      s = statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(rows, columns.length)}${suffix ? ` ${suffix}` : ''}`);
+      byCount.set(rows, s);
+    }
+    return s;
+  };
+}
