@@ -1,4 +1,5 @@
-import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
+import { validate as uuidValidate } from 'uuid';
+import { uuidv7 } from './uuid7.js';
 
 /** Ids are `<Type>:<uuid v7>`: time-ordered, so newest-first pagination walks the primary key. */
 export type IdType =
