@@ -69,7 +69,7 @@ async function measure(dialect: Dialect) {
   // Outbox writes: one event per transaction, as a payment status change would emit it.
   t = performance.now();
   for (let i = 0; i < EVENTS; i++) {
-    await db.tx((trx) => container.events.emit(trx, scope, { type: 'OUTGOING_PAYMENT', subject: `Transaction:${i % 500}`, payload: { transaction: { id: `Transaction:${i % 500}`, status: 'COMPLETED', i } } }));
+    await db.tx(() => container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: `Transaction:${i % 500}`, payload: { transaction: { id: `Transaction:${i % 500}`, status: 'COMPLETED', i } } }));
   }
   const emitRate = perSecond(EVENTS, performance.now() - t);
 

@@ -21,6 +21,8 @@ export interface Config {
   dashboardSessionTtlMs: number;
   /** How long a verified credential is trusted without asking the database again. */
   authCacheTtlMs: number;
+  /** How long a platform's configuration read for a payment is reused; PATCH /config refreshes it at once on its own node. */
+  configCacheTtlMs: number;
   bodyLimitBytes: number;
   /** Base domain under which each platform's default UMA domain is made. */
   umaBaseDomain: string;
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminPassword: adminPassword,
     dashboardSessionTtlMs: integer(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 720, problems) * 3_600_000,
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60_000, problems),
+    configCacheTtlMs: integer(env, 'CONFIG_CACHE_TTL_MS', 1000, 0, 60_000, problems),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
     umaBaseDomain: env.UMA_BASE_DOMAIN || 'uma.localhost',
     publicUrl: env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

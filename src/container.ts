@@ -10,6 +10,7 @@ import { createIdempotency } from './http/idempotency.js';
 import { createJobQueue } from './db/jobs.js';
 import { createWebhookDelivery } from './events/index.js';
 import { createConfigService } from './modules/config/service.js';
+import { createConfigCache } from './modules/platforms/config-cache.js';
 import { createWebhookService } from './modules/webhooks/service.js';
 import { createLedger } from './ledger/ledger.js';
 import { createInternalAccountService } from './modules/internal-accounts/service.js';
@@ -82,7 +83,9 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     pendingKinds.add(job.kind);
   };
   const jobs = createJobQueue({ db, clock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters });
-  const webhooks = createWebhookDelivery({ db, clock, jobs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve });
+  // Platform configurations as payments read them, reused for a moment (PATCH /config refreshes).
+  const configs = createConfigCache({ db, ttlMs: config.configCacheTtlMs });
+  const webhooks = createWebhookDelivery({ db, clock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve });
   const ledger = createLedger({ db, clock });
 
   const customers = createCustomerService({ db, clock, cursors });
@@ -90,7 +93,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const services = {
     platforms: createPlatformService({ db, clock, umaBaseDomain: config.umaBaseDomain }),
     tokens: createTokenService({ db, clock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
-    config: createConfigService({ db, clock, keys: webhooks.keys, worker: webhooks.worker }),
+    config: createConfigService({ db, clock, configs, keys: webhooks.keys, worker: webhooks.worker }),
     webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
     customers,
     beneficialOwners,
@@ -103,13 +106,13 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const fx = createFx(config, clock, (err) => process.emitWarning(`rates: ${err.message}`));
   const payments = createPayments({
     db, clock, cursors, jobs, ledger, fx, events: webhooks.outbox, rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
-    customers, internalAccounts: services.internalAccounts, externalAccounts: services.externalAccounts,
+    customers, internalAccounts: services.internalAccounts, externalAccounts: services.externalAccounts, configs,
     uma: () => incoming.uma,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
   const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts });
   // Incoming payments (src/modules/incoming): arrivals, approvals and their deadlines, over the payment lifecycle.
-  const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver });
+  const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver, configs });
 
   return {
     config,

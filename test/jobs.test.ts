@@ -6,7 +6,7 @@ describe('durable jobs', async () => {
   const clock = manualClock(new Date('2026-09-01T00:00:00.000Z'));
   const ctx = await testContext({ clock });
   const { jobs, db } = ctx.container;
-  const enqueue = (kind: string, subject?: string, runAt?: Date) => db.tx((trx) => jobs.enqueue(trx, { kind, subject, runAt, payload: { kind } }));
+  const enqueue = async (kind: string, subject?: string, runAt?: Date) => (await db.tx(() => jobs.enqueue({ kind, subject, runAt, payload: { kind } })))[0];
 
   it('runs the jobs of one subject one at a time, in order, and leaves others free', async () => {
     await enqueue('t.order', 'order:1');

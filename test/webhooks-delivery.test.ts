@@ -27,7 +27,7 @@ let receiver: WebhookReceiver;
 let scope: Scope;
 
 function emitTo(container: Container, s: Scope, subject: string, payload: Record<string, unknown> = {}) {
-  return container.db.tx((trx) => container.events.emit(trx, s, { type: 'OUTGOING_PAYMENT', subject, payload: { transaction: { id: subject, ...payload } } }));
+  return container.db.tx(() => container.events.emit(s, { type: 'OUTGOING_PAYMENT', subject, payload: { transaction: { id: subject, ...payload } } }));
 }
 
 /** Runs `loops` workers until nothing is due now; returns how many deliveries were attempted. */
@@ -158,7 +158,7 @@ describe('1,000 events to a receiver failing a third of requests', () => {
     const ids: string[] = [];
     for (let t = 0; t < 100; t++) {
       await ctx.container.db.tx(async (trx) => {
-        for (let n = 0; n < 10; n++) ids.push((await ctx.container.events.emit(trx, s, { type: 'OUTGOING_PAYMENT', subject: TX(1000 + t), payload: { transaction: { id: TX(1000 + t), n } } })).webhookId);
+        for (let n = 0; n < 10; n++) ids.push((await ctx.container.events.emit(s, { type: 'OUTGOING_PAYMENT', subject: TX(1000 + t), payload: { transaction: { id: TX(1000 + t), n } } })).webhookId);
       });
     }
     await drainAll([ctx.container], 8, 60_000);

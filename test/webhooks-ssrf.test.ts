@@ -151,7 +151,7 @@ describe('at delivery time', () => {
     expect((await send(strict, sandbox, 'PATCH', '/config', { webhookEndpoint: url })).status).toBe(200);
     dns.set('rebind.example.com', ['10.9.9.9']);
     const scope = { platformId: await platformOf(strict), environment: 'SANDBOX' as const };
-    const { deliveryId } = await strict.container.db.tx((trx) => strict.container.events.emit(trx, scope, { type: 'OUTGOING_PAYMENT', subject: 'Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000001', payload: { transaction: {} } }));
+    const { deliveryId } = await strict.container.db.tx(() => strict.container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: 'Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000001', payload: { transaction: {} } }));
     expect(await strict.container.webhooks.worker.processNext()).toBe(true);
     const log = await strict.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${deliveryId}`, headers: { authorization: sandbox } });
     expect(log.json()).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: null, error: 'refused: address 10.9.9.9 is not allowed (private)' }] });

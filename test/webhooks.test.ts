@@ -17,7 +17,7 @@ let publicKeyPem: string;
 const TX = (n: number) => `Transaction:019a6f1e-8f3c-7cc1-9d6e-${String(n).padStart(12, '0')}`;
 
 function emit(type: EventType, subject: string | undefined, payload: Record<string, unknown>, s: Scope = scope) {
-  return ctx.container.db.tx((trx) => ctx.container.events.emit(trx, s, { type, subject, payload }));
+  return ctx.container.db.tx(() => ctx.container.events.emit(s, { type, subject, payload }));
 }
 
 async function drain() {
@@ -56,7 +56,7 @@ describe('outbox', () => {
     const before = (await call(ctx, 'GET', '/webhooks/deliveries')).body.totalCount;
     await expect(
       ctx.container.db.tx(async (trx) => {
-        await ctx.container.events.emit(trx, scope, { type: 'OUTGOING_PAYMENT', subject: TX(2), payload: { transaction: { id: TX(2) } } });
+        await ctx.container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: TX(2), payload: { transaction: { id: TX(2) } } });
         throw new Error('the payment change failed');
       }),
     ).rejects.toThrow('the payment change failed');

@@ -33,6 +33,12 @@ export interface Database {
   /** Whether this async context is inside a transaction. */
   inTransaction(): boolean;
   /**
+   * Runs fn once the open transaction of this async context has committed (and, on SQLite, is on
+   * disk); never when it rolls back. Outside a transaction it runs at once. For caches of what
+   * the transaction wrote: they must not learn of a write that may still be undone.
+   */
+  afterCommit(fn: () => void): void;
+  /**
    * Runs a compiled statement (db/statements.ts) and answers its rows: in the open transaction of
    * this async context, else as a read of committed data.
    */
@@ -60,6 +66,12 @@ interface Runner {
 interface TxContext {
   trx: Executor;
   runner: Runner;
+  /** afterCommit callbacks of this transaction */
+  committed: Array<() => void>;
+}
+
+function runCommitted(ctx: TxContext) {
+  for (const fn of ctx.committed) fn();
 }
 
 /** better-sqlite3 statements of one connection, prepared on first use. */
@@ -311,11 +323,12 @@ function openSqlite(opts: DatabaseOptions): Database {
         scheduleCommit();
       }
       const mine = batch;
+      const ctx: TxContext = { trx: conn, runner: writerRunner, committed: [] };
       await sql`savepoint tx`.execute(conn);
       try {
-        const value = await als.run({ trx: conn, runner: writerRunner }, () => fn(conn));
+        const value = await als.run(ctx, () => fn(conn));
         await sql`release tx`.execute(conn);
-        return { ok: true as const, value, mine };
+        return { ok: true as const, value, mine, ctx };
       } catch (error) {
         await sql`rollback to tx`.execute(conn);
         await sql`release tx`.execute(conn);
@@ -324,6 +337,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     });
     if (!outcome.ok) throw outcome.error;
     await outcome.mine.committed;
+    runCommitted(outcome.ctx);
     return outcome.value;
   }
 
@@ -334,6 +348,11 @@ function openSqlite(opts: DatabaseOptions): Database {
     stats,
     executor: () => als.getStore()?.trx ?? reader,
     inTransaction: () => als.getStore() !== undefined,
+    afterCommit(fn) {
+      const open = als.getStore();
+      if (open) open.committed.push(fn);
+      else fn();
+    },
     tx(fn) {
       const open = als.getStore();
       return open ? fn(open.trx) : runInBatch(fn);
@@ -383,7 +402,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const poolRunner = pgRunner(pool, stats);
   const als = new AsyncLocalStorage<TxContext>();
   // A transaction runs on one pooled client: the builder and the compiled statements both use it.
-  const contexts = new WeakMap<pg.PoolClient, TxContext>();
+  const contexts = new WeakMap<pg.PoolClient, Omit<TxContext, 'committed'>>();
   const contextOf = (client: pg.PoolClient): TxContext => {
     let ctx = contexts.get(client);
     if (!ctx) {
@@ -393,7 +412,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       ctx = { trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }), runner: pgRunner(client, stats) };
       contexts.set(client, ctx);
     }
-    return ctx;
+    return { ...ctx, committed: [] };
   };
   const control = (client: pg.PoolClient, text: string) => {
     stats.statements++;
@@ -409,6 +428,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         const ctx = contextOf(client);
         const value = await als.run(ctx, () => fn(ctx.trx));
         await control(client, 'commit');
+        runCommitted(ctx);
         return value;
       } catch (e) {
         await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
@@ -426,6 +446,11 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     stats,
     executor: () => als.getStore()?.trx ?? kysely,
     inTransaction: () => als.getStore() !== undefined,
+    afterCommit(fn) {
+      const open = als.getStore();
+      if (open) open.committed.push(fn);
+      else fn();
+    },
     async tx(fn) {
       const open = als.getStore();
       if (open) return fn(open.trx);

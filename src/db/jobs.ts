@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
-import type { Database, Executor } from './database.js';
+import type { Database } from './database.js';
 import type { JobsTable } from './schema.js';
+import { multiRowInsert, statement } from './statements.js';
 import { toNumber } from './values.js';
 
 export interface Job {
@@ -22,6 +23,9 @@ export interface NewJob {
   runAt?: Date;
 }
 
+const LAST_RUN_OF_SUBJECT = statement('select max(run_at) as t from jobs where subject = ?');
+const insertJobs = multiRowInsert('jobs', ['id', 'kind', 'subject', 'payload', 'run_at', 'attempts', 'locked_until', 'locked_by', 'last_error', 'created_at']);
+
 function toJob(row: JobsTable): Job {
   return { id: row.id, kind: row.kind, subject: row.subject, payload: JSON.parse(row.payload), attempts: toNumber(row.attempts), runAt: row.run_at };
 }
@@ -38,35 +42,31 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
 
   return {
     /**
-     * Adds a job inside the caller's transaction. A job of a subject waits for the earlier jobs of
-     * its subject anyway, so it is never due before the last of them (see retry).
+     * Adds jobs inside the caller's transaction (or a transaction of their own), one statement
+     * for all of them. A job of a subject waits for the earlier jobs of its subject anyway, so it
+     * is never due before the last of them (see retry); nor before an earlier job of this call.
      */
-    async enqueue(ex: Executor, job: NewJob): Promise<string> {
+    async enqueue(...batch: NewJob[]): Promise<string[]> {
+      if (batch.length === 0) return [];
       const now = clock.now();
-      const id = newId('Job');
-      let runAt = job.runAt ?? now;
-      if (job.subject !== undefined) {
-        const last = await ex.selectFrom('jobs').select((eb) => eb.fn.max('run_at').as('t')).where('subject', '=', job.subject).executeTakeFirst();
-        const lastRunAt = last?.t as string | null | undefined;
-        if (lastRunAt && lastRunAt > runAt.toISOString()) runAt = new Date(lastRunAt);
+      const nowIso = now.toISOString();
+      const latest = new Map<string, string>();
+      for (const subject of new Set(batch.flatMap((j) => (j.subject === undefined ? [] : [j.subject])))) {
+        const [last] = await db.query<{ t: string | null }>(LAST_RUN_OF_SUBJECT, [subject]);
+        if (last?.t) latest.set(subject, last.t);
       }
-      await ex
-        .insertInto('jobs')
-        .values({
-          id,
-          kind: job.kind,
-          subject: job.subject ?? null,
-          payload: JSON.stringify(job.payload ?? {}),
-          run_at: runAt.toISOString(),
-          attempts: 0,
-          locked_until: null,
-          locked_by: null,
-          last_error: null,
-          created_at: now.toISOString(),
-        })
-        .execute();
-      deps.onEnqueue?.({ kind: job.kind, runAt });
-      return id;
+      const rows = batch.map((job) => {
+        let runAt = (job.runAt ?? now).toISOString();
+        if (job.subject !== undefined) {
+          const last = latest.get(job.subject);
+          if (last && last > runAt) runAt = last;
+          latest.set(job.subject, runAt);
+        }
+        return [newId('Job'), job.kind, job.subject ?? null, JSON.stringify(job.payload ?? {}), runAt, 0, null, null, null, nowIso];
+      });
+      await db.execute(insertJobs(rows.length), rows.flat());
+      for (const r of rows) deps.onEnqueue?.({ kind: r[1] as string, runAt: new Date(r[4] as string) });
+      return rows.map((r) => r[0] as string);
     },
 
     /** Leases the next due job of these kinds, or undefined when none is due. */

@@ -5,6 +5,7 @@
 import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { JobQueue } from '../db/jobs.js';
+import type { ConfigCache } from '../modules/platforms/config-cache.js';
 import { createWebhookKeys } from './keys.js';
 import { createOutbox } from './outbox.js';
 import { createDeliveryWorker } from './worker.js';
@@ -16,12 +17,13 @@ export function createWebhookDelivery(deps: {
   db: Database;
   clock: Clock;
   jobs: JobQueue;
+  configs: ConfigCache;
   allowPrivate: boolean;
   resolve?: (host: string) => Promise<string[]>;
   random?: () => number;
 }) {
   const keys = createWebhookKeys({ db: deps.db, clock: deps.clock });
-  const outbox = createOutbox({ clock: deps.clock, jobs: deps.jobs });
+  const outbox = createOutbox({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs });
   const worker = createDeliveryWorker({ ...deps, keys });
   return { keys, outbox, worker };
 }

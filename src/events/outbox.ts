@@ -7,9 +7,11 @@
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { Scope } from '../common/scope.js';
-import type { Executor } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { JobQueue } from '../db/jobs.js';
-import { webhookStore, type DeliveryRow, type EventRow } from './store.js';
+import { multiRowInsert } from '../db/statements.js';
+import type { ConfigCache } from '../modules/platforms/config-cache.js';
+import type { DeliveryRow, EventRow } from './store.js';
 import { DELIVER_JOB, deliverySubject, type DeliveryStatus, type EventType } from './types.js';
 
 export interface EmitInput {
@@ -37,18 +39,20 @@ export function serialiseBody(body: Record<string, unknown>): string {
   });
 }
 
-export function createOutbox(deps: { clock: Clock; jobs: JobQueue }) {
-  const { clock, jobs } = deps;
+const EVENT_COLUMNS = ['id', 'platform_id', 'environment', 'type', 'subject', 'body', 'created_at'] as const;
+const DELIVERY_COLUMNS = [
+  'id', 'platform_id', 'environment', 'event_id', 'event_type', 'subject', 'url', 'status', 'attempt_count',
+  'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'resend_of', 'created_at', 'updated_at',
+] as const;
+const insertEvents = multiRowInsert('webhook_events', EVENT_COLUMNS);
+const insertDeliveries = multiRowInsert('webhook_deliveries', DELIVERY_COLUMNS);
 
-  /** The configured endpoint of the scope, read in the caller's transaction. */
-  async function endpointOf(trx: Executor, scope: Scope): Promise<string | null> {
-    const row = await trx
-      .selectFrom('platform_configs')
-      .select('webhook_endpoint')
-      .where('platform_id', '=', scope.platformId)
-      .where('environment', '=', scope.environment)
-      .executeTakeFirst();
-    return row?.webhook_endpoint ?? null;
+export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue; configs: ConfigCache }) {
+  const { db, clock, jobs } = deps;
+
+  /** The configured endpoint of the scope (from the configuration cache: PATCH /config refreshes it). */
+  async function endpointOf(scope: Scope): Promise<string | null> {
+    return (await deps.configs.get(scope)).webhook_endpoint ?? null;
   }
 
   /** An event row, not yet stored; the body is serialised here, once. */
@@ -68,13 +72,13 @@ export function createOutbox(deps: { clock: Clock; jobs: JobQueue }) {
   }
 
   /**
-   * A delivery of an event. A PENDING delivery gets a job (subject: the event's subject, so one
-   * transaction's events are attempted in order) unless the caller attempts it itself (enqueue
-   * false); without a target it is NO_ENDPOINT and gets no job.
+   * Deliveries of events, in one statement. A PENDING delivery gets a job (subject: the event's
+   * subject, so one transaction's events are attempted in order) unless the caller attempts it
+   * itself (enqueue false); without a target it is NO_ENDPOINT and gets no job.
    */
-  async function addDelivery(trx: Executor, event: Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>, opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean }): Promise<DeliveryRow> {
+  async function addDeliveries(events: Array<Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>>, opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean }): Promise<DeliveryRow[]> {
     const now = clock.now().toISOString();
-    const row: DeliveryRow = {
+    const rows: DeliveryRow[] = events.map((event) => ({
       id: newId('Delivery'),
       platform_id: event.platform_id,
       environment: event.environment,
@@ -91,32 +95,35 @@ export function createOutbox(deps: { clock: Clock; jobs: JobQueue }) {
       resend_of: opts.resendOf ?? null,
       created_at: now,
       updated_at: now,
-    };
-    await webhookStore.insertDelivery(trx, row);
-    if (row.status === 'PENDING' && opts.enqueue !== false) {
-      await jobs.enqueue(trx, { kind: DELIVER_JOB, subject: deliverySubject(event.subject), payload: { deliveryId: row.id } });
+    }));
+    await db.execute(insertDeliveries(rows.length), rows.flatMap((r) => DELIVERY_COLUMNS.map((c) => r[c])));
+    if (opts.hasTarget && opts.enqueue !== false) {
+      await jobs.enqueue(...rows.map((r) => ({ kind: DELIVER_JOB, subject: deliverySubject(r.subject), payload: { deliveryId: r.id } })));
     }
-    return row;
+    return rows;
+  }
+
+  /**
+   * Records events for webhook delivery inside the caller's transaction, in order, one statement
+   * per table. With no webhookEndpoint configured the events are still stored (status
+   * NO_ENDPOINT, visible in the delivery log, resendable once an endpoint exists) and nothing is sent.
+   */
+  async function emitAll(scope: Scope, inputs: EmitInput[]): Promise<Emitted[]> {
+    const events = inputs.map((input) => buildEvent(scope, input));
+    await db.execute(insertEvents(events.length), events.flatMap((e) => EVENT_COLUMNS.map((c) => e[c])));
+    const deliveries = await addDeliveries(events, { url: null, hasTarget: (await endpointOf(scope)) !== null });
+    return events.map((e, i) => ({ webhookId: e.id, deliveryId: deliveries[i].id, status: deliveries[i].status as DeliveryStatus }));
   }
 
   return {
     endpointOf,
     buildEvent,
-    addDelivery,
-
-    /**
-     * Records an event for webhook delivery inside the caller's transaction `trx`:
-     *   await events.emit(trx, scope, { type: 'OUTGOING_PAYMENT', subject: tx.id, payload: { transaction } })
-     * With no webhookEndpoint configured the event is still stored (status NO_ENDPOINT, visible
-     * in the delivery log, resendable once an endpoint exists) and nothing is sent.
-     */
-    async emit(trx: Executor, scope: Scope, input: EmitInput): Promise<Emitted> {
-      const event = buildEvent(scope, input);
-      await webhookStore.insertEvent(trx, event);
-      const endpoint = await endpointOf(trx, scope);
-      const delivery = await addDelivery(trx, event, { url: null, hasTarget: endpoint !== null });
-      return { webhookId: event.id, deliveryId: delivery.id, status: delivery.status as DeliveryStatus };
-    },
+    /** One delivery of an event (a test event, a resend). */
+    addDelivery: async (event: Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>, opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean }) =>
+      (await addDeliveries([event], opts))[0],
+    emitAll,
+    /** One event, inside the caller's transaction: `await events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: tx.id, payload: { transaction } })`. */
+    emit: async (scope: Scope, input: EmitInput): Promise<Emitted> => (await emitAll(scope, [input]))[0],
   };
 }
 

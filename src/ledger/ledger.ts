@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { Scope } from '../common/scope.js';
@@ -6,7 +5,8 @@ import type { Database, Executor } from '../db/database.js';
 import type { LedgerTransfersTable } from '../db/schema.js';
 import { addEffect, MAX_TRANSFERS, toTransfer, type Delta, type Journal, type JournalInput, type ResolveInput, type Transfer, type TransferInput } from './types.js';
 import { isUniqueViolation } from '../db/values.js';
-import { balanceOf, big, MAX_BALANCE, systemAccountId, type AccountBalance, type SystemCode } from './accounts.js';
+import { balanceOf, MAX_BALANCE, systemAccountId, type AccountBalance, type LedgerAccountRow, type SystemCode } from './accounts.js';
+import { APPLY_DELTA, INSERT_JOURNAL, insertTransfers, SELECT_ACCOUNT, TRANSFER_COLUMNS } from './statements.js';
 import { ledgerErrors } from './errors.js';
 
 /**
@@ -25,47 +25,59 @@ export { TRANSFER_CODES, type Journal, type JournalInput, type ResolveInput, typ
 
 export function createLedger(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
+  /** System account ids by scope, code and currency: they never change once created, so each is read once per process. */
+  const systemIds = new Map<string, string>();
 
   /**
    * Applies the deltas, one guarded UPDATE per account, in id order so two journals touching the
    * same accounts lock them in the same order (no deadlock on PostgreSQL).
    */
-  async function apply(trx: Executor, deltas: Map<string, Delta>, now: string) {
+  async function apply(scope: Scope, deltas: Map<string, Delta>, currencyOf: Map<string, string>, now: string) {
     for (const id of [...deltas.keys()].sort()) {
       const d = deltas.get(id)!;
-      const available = sql`credits_posted + ${big(d.creditsPosted)} - debits_posted - ${big(d.debitsPosted)} - debits_pending - ${big(d.debitsPending)}`;
-      const ceiling = sql`credits_posted + ${big(d.creditsPosted)} + credits_pending + ${big(d.creditsPending)} - debits_posted - ${big(d.debitsPosted)}`;
-      const updated = await sql<{ id: string }>`
-        update ledger_accounts set
-          debits_pending = debits_pending + ${big(d.debitsPending)},
-          debits_posted = debits_posted + ${big(d.debitsPosted)},
-          credits_pending = credits_pending + ${big(d.creditsPending)},
-          credits_posted = credits_posted + ${big(d.creditsPosted)},
-          updated_at = ${now}
-        where id = ${id}
-          and (non_negative = 0 or ${available} >= 0)
-          and ${ceiling} <= ${big(MAX_BALANCE)}
-          and ${available} >= ${big(-MAX_BALANCE)}
-        returning id`.execute(trx);
-      if (updated.rows.length === 1) continue;
-      // Refused: read the account to say why (we are still inside the transaction).
-      const acc = await trx.selectFrom('ledger_accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const b = balanceOf(acc);
-      const after = b.available + d.creditsPosted - d.debitsPosted - d.debitsPending;
-      // On PostgreSQL this read may already see a funding that committed after the UPDATE was
-      // refused, so the floor is judged by elimination: below the ceiling, a non-negative account
-      // was refused for want of funds at the moment the debit was tried.
-      const ceilingAfter = BigInt(acc.credits_posted) + d.creditsPosted + BigInt(acc.credits_pending) + d.creditsPending - BigInt(acc.debits_posted) - d.debitsPosted;
-      if (Number(acc.non_negative) === 1 && (after < 0n || ceilingAfter <= MAX_BALANCE)) {
-        throw ledgerErrors.INSUFFICIENT_FUNDS({ accountId: id, currency: acc.currency, available: Number(b.available), requested: Number(d.debitsPosted + d.debitsPending - d.creditsPosted) });
-      }
-      throw ledgerErrors.BALANCE_LIMIT_EXCEEDED({ accountId: id, currency: acc.currency, limit: Number(MAX_BALANCE) });
+      const [dpend, dpost, cpend, cpost] = [d.debitsPending, d.debitsPosted, d.creditsPending, d.creditsPosted].map(String);
+      const changed = await db.execute(APPLY_DELTA, [
+        dpend, dpost, cpend, cpost, now,
+        id, scope.platformId, scope.environment, currencyOf.get(id),
+        cpost, dpost, dpend,
+        cpost, cpend, dpost,
+        cpost, dpost, dpend,
+      ]);
+      if (changed === 1) continue;
+      await explainRefusal(scope, id, d, currencyOf.get(id)!);
     }
   }
 
-  /** Checks the transfers against their accounts (scope, currency) and returns each one's currency. */
+  /** Says why an account refused its update (we are still inside the transaction). */
+  async function explainRefusal(scope: Scope, id: string, d: Delta, currency: string): Promise<never> {
+    const [acc] = await db.query<LedgerAccountRow>(SELECT_ACCOUNT, [id]);
+    // Programming errors: services check the ids they are given before moving money.
+    if (!acc || acc.platform_id !== scope.platformId || acc.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
+    if (acc.currency !== currency) throw new Error(`transfer in ${currency} on the ${acc.currency} account ${id}; convert through FX_LIQUIDITY accounts instead`);
+    const b = balanceOf(acc);
+    const after = b.available + d.creditsPosted - d.debitsPosted - d.debitsPending;
+    // On PostgreSQL this read may already see a funding that committed after the UPDATE was
+    // refused, so the floor is judged by elimination: below the ceiling, a non-negative account
+    // was refused for want of funds at the moment the debit was tried.
+    const ceilingAfter = BigInt(acc.credits_posted) + d.creditsPosted + BigInt(acc.credits_pending) + d.creditsPending - BigInt(acc.debits_posted) - d.debitsPosted;
+    if (Number(acc.non_negative) === 1 && (after < 0n || ceilingAfter <= MAX_BALANCE)) {
+      throw ledgerErrors.INSUFFICIENT_FUNDS({ accountId: id, currency: acc.currency, available: Number(b.available), requested: Number(d.debitsPosted + d.debitsPending - d.creditsPosted) });
+    }
+    throw ledgerErrors.BALANCE_LIMIT_EXCEEDED({ accountId: id, currency: acc.currency, limit: Number(MAX_BALANCE) });
+  }
+
+  /**
+   * Checks the transfers' shape and returns each one's currency: given by the caller (checked by
+   * the accounts' update), or read from the accounts (scope and currency checked here).
+   */
   async function currencies(trx: Executor, scope: Scope, transfers: TransferInput[]): Promise<string[]> {
     if (transfers.length === 0 || transfers.length > MAX_TRANSFERS) throw new Error(`a journal holds 1 to ${MAX_TRANSFERS} transfers`);
+    for (const t of transfers) {
+      // These are programming errors: services check the ids they are given before moving money.
+      if (typeof t.amount !== 'bigint' || t.amount <= 0n || t.amount > MAX_BALANCE) throw new Error(`transfer amount must be a bigint from 1 to ${MAX_BALANCE}`);
+      if (t.debitAccountId === t.creditAccountId) throw new Error('a transfer needs two different accounts');
+    }
+    if (transfers.every((t) => t.currency !== undefined)) return transfers.map((t) => t.currency!);
     const ids = [...new Set(transfers.flatMap((t) => [t.debitAccountId, t.creditAccountId]))];
     // By primary key only, scope checked here: with the scope in the WHERE clause SQLite's
     // planner prefers the (platform_id, environment, …) index for 3+ ids and scans the scope.
@@ -73,31 +85,46 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       .filter((r) => r.platform_id === scope.platformId && r.environment === scope.environment);
     const currencyOf = new Map(rows.map((r) => [r.id, r.currency]));
     return transfers.map((t) => {
-      // These are programming errors: services check the ids they are given before moving money.
-      if (typeof t.amount !== 'bigint' || t.amount <= 0n || t.amount > MAX_BALANCE) throw new Error(`transfer amount must be a bigint from 1 to ${MAX_BALANCE}`);
-      if (t.debitAccountId === t.creditAccountId) throw new Error('a transfer needs two different accounts');
       const dc = currencyOf.get(t.debitAccountId);
       const cc = currencyOf.get(t.creditAccountId);
       if (!dc || !cc) throw new Error(`no ledger account ${dc ? t.creditAccountId : t.debitAccountId} in this scope`);
       if (dc !== cc) throw new Error(`transfer between ${dc} and ${cc} accounts; convert through FX_LIQUIDITY accounts instead`);
+      if (t.currency !== undefined && t.currency !== dc) throw new Error(`transfer in ${t.currency} on ${dc} accounts`);
       return dc;
     });
   }
 
-  async function insertJournal(trx: Executor, scope: Scope, businessId: string, description: string | undefined, now: string) {
+  /** Each account of the transfers with its one currency. */
+  function accountCurrencies(rows: Array<Pick<LedgerTransfersTable, 'debit_account_id' | 'credit_account_id' | 'currency'>>): Map<string, string> {
+    const currencyOf = new Map<string, string>();
+    for (const r of rows) {
+      for (const id of [r.debit_account_id, r.credit_account_id]) {
+        const known = currencyOf.get(id);
+        if (known !== undefined && known !== r.currency) throw new Error(`account ${id} named in both ${known} and ${r.currency} transfers`);
+        currencyOf.set(id, r.currency);
+      }
+    }
+    return currencyOf;
+  }
+
+  async function insertJournal(scope: Scope, businessId: string, description: string | undefined, now: string) {
     const id = newId('Journal');
-    await trx
-      .insertInto('ledger_journals')
-      .values({ id, platform_id: scope.platformId, environment: scope.environment, business_id: businessId, description: description ?? null, created_at: now })
-      .execute();
+    await db.execute(INSERT_JOURNAL, [id, scope.platformId, scope.environment, businessId, description ?? null, now]);
     return id;
+  }
+
+  function insertTransferRows(rows: LedgerTransfersTable[]) {
+    return db.execute(
+      insertTransfers(rows.length),
+      rows.flatMap((r) => TRANSFER_COLUMNS.map((c) => (c === 'amount' ? r.amount.toString() : r[c]))),
+    );
   }
 
   async function record(scope: Scope, input: JournalInput, phase: 'POSTED' | 'PENDING'): Promise<Journal> {
     return db.tx(async (trx) => {
       const now = clock.now().toISOString();
       const curr = await currencies(trx, scope, input.transfers);
-      const journalId = await insertJournal(trx, scope, input.businessId, input.description, now);
+      const journalId = await insertJournal(scope, input.businessId, input.description, now);
       const rows: LedgerTransfersTable[] = input.transfers.map((t, i) => ({
         id: newId('LedgerTransfer'),
         platform_id: scope.platformId,
@@ -115,8 +142,8 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       }));
       const deltas = new Map<string, Delta>();
       for (const r of rows) addEffect(deltas, { phase, debitAccountId: r.debit_account_id, creditAccountId: r.credit_account_id, amount: r.amount });
-      await apply(trx, deltas, now);
-      await trx.insertInto('ledger_transfers').values(rows).execute();
+      await apply(scope, deltas, accountCurrencies(rows), now);
+      await insertTransferRows(rows);
       return { id: journalId, businessId: input.businessId, transfers: rows.map(toTransfer) };
     });
   }
@@ -134,7 +161,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
         if (!p || p.phase !== 'PENDING') throw new Error(`${id} is not a pending transfer in this scope`);
       }
       const businessId = input.businessId ?? pending[0].business_id;
-      const journalId = await insertJournal(trx, scope, businessId, input.description, now);
+      const journalId = await insertJournal(scope, businessId, input.description, now);
       const rows: LedgerTransfersTable[] = input.pendingTransferIds.map((id) => {
         const p = byId.get(id)!;
         return { ...p, id: newId('LedgerTransfer'), journal_id: journalId, phase, pending_id: p.id, business_id: businessId, amount: BigInt(p.amount), created_at: now };
@@ -142,14 +169,14 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       // Insert first: the unique index on pending_id refuses a second resolution before any
       // balance moves, even when two nodes resolve the same transfer at once.
       try {
-        await trx.insertInto('ledger_transfers').values(rows).execute();
+        await insertTransferRows(rows);
       } catch (e) {
         if (isUniqueViolation(e)) throw ledgerErrors.PENDING_TRANSFER_RESOLVED({ pendingTransferIds: input.pendingTransferIds });
         throw e;
       }
       const deltas = new Map<string, Delta>();
       for (const r of rows) addEffect(deltas, { phase, debitAccountId: r.debit_account_id, creditAccountId: r.credit_account_id, amount: r.amount });
-      await apply(trx, deltas, now);
+      await apply(scope, deltas, accountCurrencies(rows), now);
       return { id: journalId, businessId, transfers: rows.map(toTransfer) };
     });
   }
@@ -164,9 +191,18 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     /** Cancels pending transfers: the reserved amounts return to the debit accounts (the refund). */
     void: (scope: Scope, input: ResolveInput) => resolve(scope, input, 'VOID_PENDING'),
 
-    /** The id of a system account (created on first use), inside the open transaction if any. */
-    systemAccount: (scope: Scope, code: SystemCode, currency: string) =>
-      db.tx((trx) => systemAccountId(trx, scope, code, currency, clock.now().toISOString())),
+    /**
+     * The id of a system account (created on first use), inside the open transaction if any.
+     * Remembered once its row is committed: an id from a transaction that rolls back is not.
+     */
+    async systemAccount(scope: Scope, code: SystemCode, currency: string): Promise<string> {
+      const key = `${scope.platformId}|${scope.environment}|${code}|${currency}`;
+      const known = systemIds.get(key);
+      if (known) return known;
+      const id = await db.tx((trx) => systemAccountId(trx, scope, code, currency, clock.now().toISOString()));
+      db.afterCommit(() => systemIds.set(key, id));
+      return id;
+    },
 
     /** An account's balances, or undefined when it is not in this scope. */
     async balance(scope: Scope, accountId: string): Promise<AccountBalance | undefined> {

@@ -9,6 +9,8 @@ export interface TransferInput {
   creditAccountId: string;
   amount: bigint;
   code: TransferCode;
+  /** The currency of both accounts, when the caller knows it: the ledger then checks it in the update instead of reading the accounts first. */
+  currency?: string;
 }
 
 export interface JournalInput {

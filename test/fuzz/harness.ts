@@ -131,7 +131,7 @@ export async function createFixtures(ctx: TestContext, auth: string, platformId:
   const token = await must(await call(ctx, 'POST', '/tokens', { auth, body: { name: 'fixture', permissions: ['VIEW'] } }), 'token');
   await must(await call(ctx, 'PATCH', '/config', { auth, body: { webhookEndpoint: 'https://hooks.example.com/corridor' } }), 'config');
   const emitted = await ctx.container.db.tx((trx) =>
-    ctx.container.events.emit(trx, { platformId, environment: 'SANDBOX' }, { type: 'TEST', payload: { fixture: true } }),
+    ctx.container.events.emit({ platformId, environment: 'SANDBOX' }, { type: 'TEST', payload: { fixture: true } }),
   );
   const ids: Record<string, string> = {
     customerId: customer.id,

@@ -7,6 +7,7 @@ import type { PlatformConfigsTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/values.js';
 import type { WebhookKeys } from '../../events/keys.js';
 import type { DeliveryWorker } from '../../events/worker.js';
+import type { ConfigCache } from '../platforms/config-cache.js';
 import { platformConfig } from '../platforms/service.js';
 import { configErrors } from './errors.js';
 import type { ConfigPatch } from './schemas.js';
@@ -16,6 +17,8 @@ import { incomingSettingsView, mergeIncomingSettings } from './incoming.js';
 export interface ConfigServiceDeps {
   db: Database;
   clock: Clock;
+  /** Forgotten once a change commits, so this node's next payment reads the new settings. */
+  configs: Pick<ConfigCache, 'forget'>;
   keys: WebhookKeys;
   worker: Pick<DeliveryWorker, 'checkUrl'>;
 }
@@ -88,6 +91,7 @@ export function createConfigService(deps: ConfigServiceDeps) {
         // Decision: addresses follow the domain, in this transaction, so they stay valid
         // (normaliseUmaAddress accepts only the platform's domain); the old ones stop resolving.
         if (moving) await moveUmaAddresses(trx, scope, current.uma_domain, domain, now);
+        db.afterCommit(() => deps.configs.forget(scope));
         return { ...current, ...changes };
       });
       return view(scope, row);

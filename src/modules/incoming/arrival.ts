@@ -94,7 +94,7 @@ export function createArrivals(deps: ArrivalDeps) {
     // A sender hosted here whose payment was settled or failed meanwhile (an operator's manual-rail
     // command) no longer funds this one: landing it would create money.
     if (inc.sender_transaction_id && !sender) return refuse(trx, row, inc, { to: 'FAILED', reason: 'PAY_REQUEST_FAILED' }, "the sender's payment is no longer in flight");
-    const done = await lifecycle.transition(trx, row, 'COMPLETED', cause, { settled_at: clock.now().toISOString() });
+    const done = await lifecycle.land(row, cause);
     if (!done) return undefined;
     const scope = scopeOf(row);
     const currency = row.receiving_currency;
@@ -110,7 +110,7 @@ export function createArrivals(deps: ArrivalDeps) {
         await trx.updateTable('transactions').set({ counterparty_information: info }).where('id', '=', sender.id).execute();
         current = { ...sender, counterparty_information: info };
       }
-      expectMoved(await lifecycle.complete(trx, current, 'the receiver accepted the UMA payment'), sender.id);
+      expectMoved(await lifecycle.complete(current, 'the receiver accepted the UMA payment'), sender.id);
     }
     await forwardToDeposit(deps, trx, done);
     return done;
@@ -120,16 +120,13 @@ export function createArrivals(deps: ArrivalDeps) {
   async function refuse(trx: Executor, row: TransactionRow, inc: IncomingRow, outcome: { to: 'FAILED'; reason: FailureReason } | { to: 'REJECTED' }, cause: string): Promise<TransactionRow | undefined> {
     const failed = outcome.to === 'FAILED';
     const sender = await senderInFlight(trx, inc);
-    const done = await lifecycle.transition(trx, row, outcome.to, cause, failed ? { failure_reason: outcome.reason } : {});
+    const done = await lifecycle.refuse(row, outcome, cause);
     if (!done) return undefined;
     if (!sender) return done;
     if (failed) {
-      expectMoved(await lifecycle.fail(trx, sender, outcome.reason, 'COMPLETED', `the receiver's side failed: ${cause}`), sender.id);
+      expectMoved(await lifecycle.fail(sender, outcome.reason, 'COMPLETED', `the receiver's side failed: ${cause}`), sender.id);
     } else {
-      const now = clock.now().toISOString();
-      const refund = { reference: newFundingReference(), initiatedAt: now, status: 'COMPLETED', settledAt: now, reason: 'TRANSACTION_FAILED' };
-      expectMoved(await lifecycle.transition(trx, sender, 'REJECTED', `the receiver rejected the UMA payment: ${cause}`, { refund: JSON.stringify(refund), settled_at: null }), sender.id);
-      await ledger.void(scopeOf(sender), { pendingTransferIds: JSON.parse(sender.pending_transfer_ids ?? '[]'), businessId: sender.id, description: 'UMA payment rejected by the receiver: refund' });
+      expectMoved(await lifecycle.reject(sender, `the receiver rejected the UMA payment: ${cause}`), sender.id);
     }
     return done;
   }
@@ -207,7 +204,7 @@ export function createArrivals(deps: ArrivalDeps) {
       done = await credit(trx, row, inc, `UMA payment received${from}`);
     } else {
       // The approval request: a PENDING webhook naming what the approval must supply.
-      const emitted = await deps.events.emit(trx, scope, {
+      const emitted = await deps.events.emit(scope, {
         type: 'INCOMING_PAYMENT',
         subject: row.id,
         payload: { transaction: transactionView(row), requestedReceiverCustomerInfoFields: approval.requestedReceiverCustomerInfoFields },
@@ -218,7 +215,7 @@ export function createArrivals(deps: ArrivalDeps) {
         const deadline = new Date(now.getTime() + approval.windowSeconds * 1000);
         await repo.update(trx, row.id, { approval_deadline: deadline.toISOString(), approval_delivery_id: emitted.deliveryId });
         const payload = { transactionId: row.id, platformId: scope.platformId, environment: scope.environment };
-        await deps.jobs.enqueue(trx, { kind: APPROVAL_TIMEOUT_JOB, subject: incomingSubject(row.id), payload, runAt: deadline });
+        await deps.jobs.enqueue({ kind: APPROVAL_TIMEOUT_JOB, subject: incomingSubject(row.id), payload, runAt: deadline });
       }
     }
     return done ?? row;

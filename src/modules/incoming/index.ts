@@ -15,10 +15,11 @@ import { createArrivals } from './arrival.js';
 import { createIncomingService } from './service.js';
 import { createUmaPayments } from './uma.js';
 import type { ReceiverService } from '../receiver/service.js';
+import type { ConfigCache } from '../platforms/config-cache.js';
 
-export function createIncoming(deps: { db: Database; clock: Clock; jobs: JobQueue; ledger: Ledger; events: Outbox; fx: Fx; lifecycle: Lifecycle; engine: PaymentEngine; receiver: ReceiverService }) {
+export function createIncoming(deps: { db: Database; clock: Clock; jobs: JobQueue; ledger: Ledger; events: Outbox; fx: Fx; lifecycle: Lifecycle; engine: PaymentEngine; receiver: ReceiverService; configs: ConfigCache }) {
   const arrivals = createArrivals(deps);
-  const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, arrivals });
+  const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals });
   const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle });
   return { arrivals, service, uma, processNext: service.processNext };
 }

@@ -17,6 +17,7 @@ import { findHosted } from '../receiver/resolver.js';
 import { transactionErrors } from '../transactions/errors.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import { checkCurrencyLimits } from '../transactions/rules.js';
+import type { ConfigCache } from '../platforms/config-cache.js';
 import { transactionView } from '../transactions/view.js';
 import { APPROVAL_TIMEOUT_JOB, type Arrivals } from './arrival.js';
 import { incomingErrors } from './errors.js';
@@ -35,7 +36,7 @@ export interface SandboxReceive {
   description?: string;
 }
 
-export function createIncomingService(deps: { db: Database; clock: Clock; jobs: JobQueue; arrivals: Arrivals }) {
+export function createIncomingService(deps: { db: Database; clock: Clock; jobs: JobQueue; configs: ConfigCache; arrivals: Arrivals }) {
   const { db, clock, jobs, arrivals } = deps;
 
   /** The transaction and its incoming record, if it is waiting for the platform's answer; else 404 / 409. */
@@ -108,7 +109,7 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
         const account = await repo.receivingAccount(trx, scope, customer.id, input.currencyCode);
         if (!account) throw invalidField('currencyCode', 'has no active internal account for this customer');
         const amount = BigInt(input.currencyAmount);
-        await checkCurrencyLimits(trx, scope, [{ currency: input.currencyCode, amount, field: 'currencyAmount' }]);
+        await checkCurrencyLimits(deps.configs, scope, [{ currency: input.currencyCode, amount, field: 'currencyAmount' }]);
         const missing = missingKeys(requiredPayerDataFields(config), input.senderCustomerInfo);
         if (missing.length) throw missingUserInfo('senderCustomerInfo', missing);
         const row = await arrivals.arrive(trx, {

@@ -87,12 +87,11 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
      * the transaction was no longer PENDING (a concurrent request won).
      */
     async initiate(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, cause: string): Promise<TransactionRow | undefined> {
-      const started = await lifecycle.startProcessing(trx, tx, cause, null);
+      // The receiver's side reads this transaction back to complete or refund it: the lifecycle saves the reservation with it.
+      const started = await lifecycle.startProcessing(tx, cause, null);
       if (!started) return undefined;
-      // The receiver's side reads this transaction back to complete or refund it: store the reservation now.
-      await lifecycle.keepReservation(trx, started);
       const address = (JSON.parse(tx.destination) as { umaAddress: string }).umaAddress;
-      const fail = (why: string) => lifecycle.fail(trx, started, 'PAY_REQUEST_FAILED', 'COMPLETED', `the UMA payment could not be delivered: ${why}`);
+      const fail = (why: string) => lifecycle.fail(started, 'PAY_REQUEST_FAILED', 'COMPLETED', `the UMA payment could not be delivered: ${why}`);
       let hosted;
       try {
         hosted = await findHosted(trx, scope.environment, address);

@@ -121,12 +121,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       const sending = source.currency;
       const receiving = dest.currency;
       const lockedAmount = BigInt(input.lockedCurrencyAmount);
-      await checkCurrencyLimits(ex, scope, [
+      await checkCurrencyLimits(deps.configs, scope, [
         { currency: sending, field: 'source.currency' },
         { currency: receiving, field: 'destination.currency' },
       ]);
       const price = await priceWithRates(deps.fx, scope.environment, { sending, receiving, lockedSide: input.lockedCurrencySide, lockedAmount });
-      await checkCurrencyLimits(ex, scope, [
+      await checkCurrencyLimits(deps.configs, scope, [
         { currency: sending, amount: price.totalSendingAmount, field: 'lockedCurrencyAmount' },
         { currency: receiving, amount: price.totalReceivingAmount, field: 'lockedCurrencyAmount' },
       ]);

@@ -55,7 +55,7 @@ export function createSandboxSend(deps: { db: Database; clock: Clock; quotes: Qu
       const next =
         amount === BigInt(tx.sent_amount)
           ? await engine.initiate(trx, tx, await quotes.payableAccounts(trx, scope, tx), 'payment received with the quote reference (sandbox)')
-          : await lifecycle.rejectFunding(trx, tx, `payment of ${amount} received where ${tx.sent_amount} was quoted (sandbox)`);
+          : await lifecycle.rejectFunding(tx, `payment of ${amount} received where ${tx.sent_amount} was quoted (sandbox)`);
       if (!next) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId }, 'This quote was already funded, or it failed');
       return transactionView(next);
     });

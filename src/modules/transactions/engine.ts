@@ -43,9 +43,9 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
   /** Applies one rail event if the transaction is still where the event expects it; else nothing. */
   async function apply(trx: Executor, row: TransactionRow, event: RailEvent, cause: string): Promise<TransactionRow> {
     let next: TransactionRow | undefined;
-    if (event.kind === 'COMPLETE' && row.status === 'PROCESSING') next = await lifecycle.complete(trx, row, cause);
-    else if (event.kind === 'FAIL' && row.status === 'PROCESSING') next = await lifecycle.fail(trx, row, event.reason, event.refund, cause);
-    else if (event.kind === 'RETURN' && row.status === 'COMPLETED') next = await lifecycle.returnPayment(trx, row, event.reason, cause);
+    if (event.kind === 'COMPLETE' && row.status === 'PROCESSING') next = await lifecycle.complete(row, cause);
+    else if (event.kind === 'FAIL' && row.status === 'PROCESSING') next = await lifecycle.fail(row, event.reason, event.refund, cause);
+    else if (event.kind === 'RETURN' && row.status === 'COMPLETED') next = await lifecycle.returnPayment(row, event.reason, cause);
     return next ?? row;
   }
 
@@ -65,26 +65,29 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
       const rail = rails[row.environment as Scope['environment']];
       const plan = row.type === 'INCOMING' ? rail.planPull(external) : rail.planPayout(external);
       const now = clock.now().getTime();
-      let current = await lifecycle.startProcessing(trx, row, cause, settlementOf(plan, now));
+      const railCause = (e: RailEvent) => `${rail.name} rail: ${e.kind.toLowerCase()}`;
+      // The rail settles at once (the instant sandbox and most payouts): one pass, posted at once.
+      const [first, ...rest] = plan;
+      const settlesNow = first?.afterMs === 0 && first.event.kind === 'COMPLETE';
+      let current = settlesNow ? await lifecycle.startCompleted(row, cause, railCause(first.event)) : await lifecycle.startProcessing(row, cause, settlementOf(plan, now));
       if (!current) return undefined;
       let immediate = true;
-      for (const step of plan) {
+      for (const step of settlesNow ? rest : plan) {
         immediate &&= step.afterMs === 0;
         if (immediate) {
-          current = await apply(trx, current, step.event, `${rail.name} rail: ${step.event.kind.toLowerCase()}`);
+          current = await apply(trx, current, step.event, railCause(step.event));
           continue;
         }
         const payload: StepPayload = { transactionId: row.id, platformId: row.platform_id, environment: row.environment, event: step.event };
-        await jobs.enqueue(trx, { kind: PAYMENT_STEP_JOB, subject: paymentSubject(row.id), payload, runAt: new Date(now + step.afterMs) });
+        await jobs.enqueue({ kind: PAYMENT_STEP_JOB, subject: paymentSubject(row.id), payload, runAt: new Date(now + step.afterMs) });
       }
-      if (current.status === 'PROCESSING') await lifecycle.keepReservation(trx, current);
       return current;
     },
 
     /** Schedules the expiry of a quote's transaction at expiresAt. */
     scheduleExpiry(trx: Executor, p: ExpirePayload, expiresAt: Date) {
       // No subject: an expiry minutes away must not hold up the payment's own timed steps.
-      return jobs.enqueue(trx, { kind: QUOTE_EXPIRE_JOB, payload: p, runAt: expiresAt });
+      return jobs.enqueue({ kind: QUOTE_EXPIRE_JOB, payload: p, runAt: expiresAt });
     },
 
     /** An operator settles (complete) or fails a PROCESSING payment of the manual rail. */
@@ -123,7 +126,7 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
     const row = await repo.find(trx, scope, p.transactionId);
     if (!row) return;
     if (job.kind === QUOTE_EXPIRE_JOB) {
-      if (row.status === 'PENDING') await lifecycle.expire(trx, row, 'quote expired before it was executed or funded');
+      if (row.status === 'PENDING') await lifecycle.expire(row, 'quote expired before it was executed or funded');
       return;
     }
     const { event } = p as StepPayload;

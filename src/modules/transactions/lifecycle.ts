@@ -1,13 +1,15 @@
 /**
- * Transaction statuses change only here (ARCHITECTURE rule 2). Each function is one transition
- * of TRANSITIONS: a guarded UPDATE … WHERE status = :from (zero rows means another request got
- * there first, reported as undefined), the ledger movement that goes with it, the history entry
- * (time and cause) and the webhook, all in the caller's database transaction.
+ * Transaction statuses change only here (ARCHITECTURE rule 2). Each exported function is a named
+ * transition of TRANSITIONS (or a short chain of them decided in one go): one guarded UPDATE …
+ * WHERE status = :from (zero rows means another request got there first, reported as
+ * undefined), the ledger movement that goes with it, a history entry (time and cause) and a
+ * webhook per status passed, all in the caller's database transaction, in one statement per table.
  */
 import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import type { Scope } from '../../common/scope.js';
-import type { Executor } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
+import { multiRowInsert, statement } from '../../db/statements.js';
 import type { Outbox } from '../../events/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
@@ -31,32 +33,53 @@ export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly Transactio
   EXPIRED: [],
 };
 
+/** The columns a transition may change, besides status and updated_at. */
+type Changes = Partial<Pick<TransactionRow, 'settled_at' | 'failure_reason' | 'refund' | 'pending_transfer_ids'>>;
+
+/** One status passed: where to, why, and what changes with it. */
+interface Step {
+  to: TransactionStatus;
+  cause: string;
+  changes?: Changes;
+}
+
 type Refund = NonNullable<TransactionView['refund']>;
 
-export function createLifecycle(deps: { clock: Clock; ledger: Ledger; events: Outbox }) {
-  const { clock, ledger, events } = deps;
+// Every mutable column is written from the row the caller read and guarded by its status, so no
+// RETURNING is needed: the caller already holds the row.
+const UPDATE_STATUS = statement(
+  'update transactions set status = ?, updated_at = ?, settled_at = ?, failure_reason = ?, refund = ?, pending_transfer_ids = ? where id = ? and status = ?',
+);
+const SAVE_RESERVATION = statement('update transactions set pending_transfer_ids = ? where id = ?');
+const HISTORY_COLUMNS = ['id', 'platform_id', 'environment', 'transaction_id', 'from_status', 'to_status', 'cause', 'created_at'] as const;
+const insertHistory = multiRowInsert('transaction_history', HISTORY_COLUMNS);
+
+export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledger; events: Outbox }) {
+  const { db, clock, ledger, events } = deps;
   const scopeOf = (row: TransactionRow): Scope => ({ platformId: row.platform_id, environment: row.environment as Scope['environment'] });
 
-  async function transition(trx: Executor, row: TransactionRow, to: TransactionStatus, cause: string, changes: Partial<TransactionRow> = {}): Promise<TransactionRow | undefined> {
-    const from = row.status as TransactionStatus;
-    if (!TRANSITIONS[from].includes(to)) throw new Error(`transaction ${row.id}: ${from} → ${to} is not an allowed transition`);
+  /**
+   * Moves the row through the steps (each an allowed transition from the one before) with one
+   * guarded UPDATE; a history row and a webhook per step show every status it passed.
+   */
+  async function move(row: TransactionRow, steps: Step[]): Promise<TransactionRow | undefined> {
     const now = clock.now().toISOString();
-    const updated = await trx
-      .updateTable('transactions')
-      // The reservation's ids ride along with the next change (see startProcessing).
-      .set({ pending_transfer_ids: row.pending_transfer_ids, ...changes, status: to, updated_at: now })
-      .where('id', '=', row.id)
-      .where('status', '=', from)
-      .returningAll()
-      .executeTakeFirst();
-    if (!updated) return undefined;
+    const passed: TransactionRow[] = [];
+    let current = row;
+    for (const step of steps) {
+      const from = current.status as TransactionStatus;
+      if (!TRANSITIONS[from].includes(step.to)) throw new Error(`transaction ${row.id}: ${from} → ${step.to} is not an allowed transition`);
+      current = { ...current, ...step.changes, status: step.to, updated_at: now };
+      passed.push(current);
+    }
+    const changed = await db.execute(UPDATE_STATUS, [current.status, now, current.settled_at, current.failure_reason, current.refund, current.pending_transfer_ids, row.id, row.status]);
+    if (changed === 0) return undefined;
     const scope = scopeOf(row);
-    await trx
-      .insertInto('transaction_history')
-      .values({ id: newId('TransactionEvent'), platform_id: scope.platformId, environment: scope.environment, transaction_id: row.id, from_status: from, to_status: to, cause, created_at: now })
-      .execute();
-    await events.emit(trx, scope, { type: row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT', subject: row.id, payload: { transaction: transactionView(updated) } });
-    return updated;
+    const history = steps.map((step, i) => [newId('TransactionEvent'), scope.platformId, scope.environment, row.id, i === 0 ? row.status : steps[i - 1].to, step.to, step.cause, now]);
+    await db.execute(insertHistory(history.length), history.flat());
+    const type = row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT';
+    await events.emitAll(scope, passed.map((r) => ({ type, subject: row.id, payload: { transaction: transactionView(r) } })));
+    return current;
   }
 
   const pendingIds = (row: TransactionRow): string[] => JSON.parse(row.pending_transfer_ids ?? '[]');
@@ -66,30 +89,46 @@ export function createLifecycle(deps: { clock: Clock; ledger: Ledger; events: Ou
     return { reference: newFundingReference(), initiatedAt: now, status, settledAt: status === 'COMPLETED' ? now : null, reason };
   }
 
-  return {
-    transition,
 
-    /** PENDING → PROCESSING: funds received or debited; the payment's transfers are reserved. */
-    async startProcessing(trx: Executor, row: TransactionRow, cause: string, settledAt: string | null): Promise<TransactionRow | undefined> {
-      const started = await transition(trx, row, 'PROCESSING', cause, { settled_at: settledAt });
+  return {
+    /**
+     * PENDING → PROCESSING: funds received or debited; the payment's transfers are reserved (to
+     * be posted or voided later) and their ids saved with the row. Undefined when the row was no
+     * longer PENDING.
+     */
+    async startProcessing(row: TransactionRow, cause: string, settledAt: string | null): Promise<TransactionRow | undefined> {
+      const started = await move(row, [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt } }]);
       if (!started) return undefined;
-      const scope = scopeOf(row);
       // INSUFFICIENT_FUNDS is raised here, inside the guarded ledger UPDATE: the caller's
       // transaction rolls back, the status change and its webhook with it.
-      const journal = await ledger.createPending(scope, { businessId: row.id, description: `${row.kind} ${row.id}`, transfers: await paymentLegs(ledger, trx, scope, row) });
-      // Not written yet: an outcome due at once writes it with its own change, and the engine
-      // calls keepReservation when the payment stays PROCESSING. One statement less per payment.
-      return { ...started, pending_transfer_ids: JSON.stringify(journal.transfers.map((t) => t.id)) };
+      const scope = scopeOf(row);
+      const journal = await ledger.createPending(scope, { businessId: row.id, description: `${row.kind} ${row.id}`, transfers: await paymentLegs(ledger, scope, row) });
+      const reserved = { ...started, pending_transfer_ids: JSON.stringify(journal.transfers.map((t) => t.id)) };
+      await db.execute(SAVE_RESERVATION, [reserved.pending_transfer_ids, row.id]);
+      return reserved;
     },
 
-    /** Stores the reservation's ids of a payment that stays PROCESSING (resolved later). */
-    async keepReservation(trx: Executor, row: TransactionRow) {
-      await trx.updateTable('transactions').set({ pending_transfer_ids: row.pending_transfer_ids }).where('id', '=', row.id).execute();
+    /**
+     * PENDING → PROCESSING → COMPLETED in one pass, for a rail that settles inside this
+     * transaction: the transfers are posted at once (nothing to reserve first), and both statuses
+     * are recorded and sent as webhooks, as a payment that settled later would show them.
+     */
+    async startCompleted(row: TransactionRow, cause: string, completedCause: string): Promise<TransactionRow | undefined> {
+      const scope = scopeOf(row);
+      // The guarded UPDATE first: a concurrent request that won leaves nothing to post.
+      const now = clock.now().toISOString();
+      const done = await move(row, [
+        { to: 'PROCESSING', cause, changes: { settled_at: now } },
+        { to: 'COMPLETED', cause: completedCause, changes: { settled_at: now } },
+      ]);
+      if (!done) return undefined;
+      await ledger.transfer(scope, { businessId: row.id, description: `${row.kind} ${row.id}`, transfers: await paymentLegs(ledger, scope, row) });
+      return done;
     },
 
     /** PROCESSING → COMPLETED: the reserved transfers are posted. */
-    async complete(trx: Executor, row: TransactionRow, cause: string) {
-      const done = await transition(trx, row, 'COMPLETED', cause, { settled_at: clock.now().toISOString() });
+    async complete(row: TransactionRow, cause: string) {
+      const done = await move(row, [{ to: 'COMPLETED', cause, changes: { settled_at: clock.now().toISOString() } }]);
       if (done) await ledger.post(scopeOf(row), { pendingTransferIds: pendingIds(row), businessId: row.id, description: 'payment completed' });
       return done;
     },
@@ -99,11 +138,11 @@ export function createLifecycle(deps: { clock: Clock; ledger: Ledger; events: Ou
      * refundStatus FAILED (sandbox 007) the transfers are posted instead, so the money is visibly
      * stuck in PAYOUTS_IN_FLIGHT for an operator. Incoming: the pull never arrived; voided, no refund.
      */
-    async fail(trx: Executor, row: TransactionRow, reason: FailureReason, refundStatus: 'COMPLETED' | 'FAILED', cause: string) {
+    async fail(row: TransactionRow, reason: FailureReason, refundStatus: 'COMPLETED' | 'FAILED', cause: string) {
       const outgoing = row.type === 'OUTGOING';
-      const changes: Partial<TransactionRow> = { failure_reason: reason, settled_at: null };
+      const changes: Changes = { failure_reason: reason, settled_at: null };
       if (outgoing) changes.refund = JSON.stringify(refund(refundStatus, 'TRANSACTION_FAILED'));
-      const failed = await transition(trx, row, 'FAILED', cause, changes);
+      const failed = await move(row, [{ to: 'FAILED', cause, changes }]);
       if (!failed) return undefined;
       const input = { pendingTransferIds: pendingIds(row), businessId: row.id };
       if (outgoing && refundStatus === 'FAILED') await ledger.post(scopeOf(row), { ...input, description: 'payout failed and its refund failed: held in flight' });
@@ -111,25 +150,43 @@ export function createLifecycle(deps: { clock: Clock; ledger: Ledger; events: Ou
       return failed;
     },
 
-    /** COMPLETED → FAILED: the receiving bank returned the payout; reversing transfers refund the payer. */
-    async returnPayment(trx: Executor, row: TransactionRow, reason: FailureReason, cause: string) {
-      const returned = await transition(trx, row, 'FAILED', cause, { failure_reason: reason, refund: JSON.stringify(refund('COMPLETED', 'PAYMENT_RETURNED')) });
+    /** PROCESSING → REJECTED: the receiver of a UMA payment hosted here refused it; the reservation is voided (the refund). */
+    async reject(row: TransactionRow, cause: string) {
+      const rejected = await move(row, [{ to: 'REJECTED', cause, changes: { refund: JSON.stringify(refund('COMPLETED', 'TRANSACTION_FAILED')), settled_at: null } }]);
+      if (rejected) await ledger.void(scopeOf(row), { pendingTransferIds: pendingIds(row), businessId: row.id, description: 'UMA payment rejected by the receiver: refund' });
+      return rejected;
+    },
+
+    /**
+     * COMPLETED → FAILED: the receiving bank returned the payout; reversing transfers refund the
+     * payer. The payment's own legs are reversed, whether they were reserved then posted or
+     * posted at once.
+     */
+    async returnPayment(row: TransactionRow, reason: FailureReason, cause: string) {
+      const returned = await move(row, [{ to: 'FAILED', cause, changes: { failure_reason: reason, refund: JSON.stringify(refund('COMPLETED', 'PAYMENT_RETURNED')) } }]);
       if (!returned) return undefined;
       const scope = scopeOf(row);
       const { transfers } = await ledger.transfersOf(scope, row.id);
       const reversals = transfers
-        .filter((t) => t.phase === 'PENDING')
-        .map((t) => ({ debitAccountId: t.creditAccountId, creditAccountId: t.debitAccountId, amount: t.amount, code: 'REFUND' as const }));
+        .filter((t) => t.phase === 'PENDING' || (t.phase === 'POSTED' && t.code !== 'REFUND'))
+        .map((t) => ({ debitAccountId: t.creditAccountId, creditAccountId: t.debitAccountId, amount: t.amount, code: 'REFUND' as const, currency: t.currency }));
       await ledger.transfer(scope, { businessId: row.id, description: 'payout returned: refund', transfers: reversals });
       return returned;
     },
 
     /** PENDING → EXPIRED: the quote was not executed (or funded) in time. */
-    expire: (trx: Executor, row: TransactionRow, cause: string) => transition(trx, row, 'EXPIRED', cause, { failure_reason: 'QUOTE_EXPIRED' }),
+    expire: (row: TransactionRow, cause: string) => move(row, [{ to: 'EXPIRED', cause, changes: { failure_reason: 'QUOTE_EXPIRED' } }]),
 
     /** PENDING → FAILED: a JIT payment of the wrong amount arrived; it is sent back unbooked. */
-    rejectFunding: (trx: Executor, row: TransactionRow, cause: string) =>
-      transition(trx, row, 'FAILED', cause, { failure_reason: 'FUNDING_AMOUNT_MISMATCH', refund: JSON.stringify(refund('COMPLETED', 'FUNDING_AMOUNT_MISMATCH')) }),
+    rejectFunding: (row: TransactionRow, cause: string) =>
+      move(row, [{ to: 'FAILED', cause, changes: { failure_reason: 'FUNDING_AMOUNT_MISMATCH', refund: JSON.stringify(refund('COMPLETED', 'FUNDING_AMOUNT_MISMATCH')) } }]),
+
+    /** PENDING → COMPLETED: an incoming payment lands (the caller books its deposit). */
+    land: (row: TransactionRow, cause: string) => move(row, [{ to: 'COMPLETED', cause, changes: { settled_at: clock.now().toISOString() } }]),
+
+    /** PENDING → FAILED or REJECTED: an incoming payment that does not land; nothing was booked for it. */
+    refuse: (row: TransactionRow, outcome: { to: 'FAILED'; reason: FailureReason } | { to: 'REJECTED' }, cause: string) =>
+      move(row, [{ to: outcome.to, cause, changes: outcome.to === 'FAILED' ? { failure_reason: outcome.reason } : {} }]),
   };
 }
 

@@ -13,50 +13,32 @@
  *   FUNDING(C) → FEES(C)           fees       (FEE)
  */
 import type { Scope } from '../../common/scope.js';
-import type { Executor } from '../../db/database.js';
 import type { Ledger, SystemCode, TransferInput } from '../../ledger/index.js';
 import type { TransactionRow } from './repository.js';
 
-/**
- * The system accounts of a payment in one query (a payment needs up to five); only those not
- * yet created go through ledger.systemAccount, which creates them.
- */
-async function systemAccounts(ledger: Ledger, trx: Executor, scope: Scope, currencies: string[]) {
-  const codes: SystemCode[] = ['FUNDING', 'FX_LIQUIDITY', 'PAYOUTS_IN_FLIGHT', 'FEES'];
-  const rows = await trx
-    .selectFrom('ledger_accounts')
-    .select(['id', 'system_code', 'currency'])
-    .where('platform_id', '=', scope.platformId)
-    .where('environment', '=', scope.environment)
-    .where('system_code', 'in', codes)
-    .where('currency', 'in', currencies)
-    .execute();
-  const known = new Map(rows.map((r) => [`${r.system_code}:${r.currency}`, r.id]));
-  return async (code: SystemCode, currency: string) => known.get(`${code}:${currency}`) ?? ledger.systemAccount(scope, code, currency);
-}
-
-export async function paymentLegs(ledger: Ledger, trx: Executor, scope: Scope, row: TransactionRow): Promise<TransferInput[]> {
+/** The payment's legs, each with its currency (the ledger then checks it in the accounts' update instead of reading them). */
+export async function paymentLegs(ledger: Ledger, scope: Scope, row: TransactionRow): Promise<TransferInput[]> {
   const s = row.sending_currency;
   const r = row.receiving_currency;
   const converted = BigInt(row.converted_amount);
   const received = BigInt(row.received_amount);
   const fees = BigInt(row.fees);
   const legs: TransferInput[] = [];
-  const system = await systemAccounts(ledger, trx, scope, s === r ? [s] : [s, r]);
+  const system = (code: SystemCode, currency: string) => ledger.systemAccount(scope, code, currency);
   if (row.type === 'INCOMING') {
     const funding = await system('FUNDING', s);
-    legs.push({ debitAccountId: funding, creditAccountId: row.internal_account_id!, amount: received, code: 'DEPOSIT' });
-    if (fees > 0n) legs.push({ debitAccountId: funding, creditAccountId: await system('FEES', s), amount: fees, code: 'FEE' });
+    legs.push({ debitAccountId: funding, creditAccountId: row.internal_account_id!, amount: received, code: 'DEPOSIT', currency: s });
+    if (fees > 0n) legs.push({ debitAccountId: funding, creditAccountId: await system('FEES', s), amount: fees, code: 'FEE', currency: s });
     return legs;
   }
   const debit = row.funding === 'INTERNAL' ? row.internal_account_id! : await system('FUNDING', s);
   const payout = received + BigInt(row.counterparty_fee);
   if (s === r && converted === payout) {
-    legs.push({ debitAccountId: debit, creditAccountId: await system('PAYOUTS_IN_FLIGHT', r), amount: payout, code: 'PAYOUT' });
+    legs.push({ debitAccountId: debit, creditAccountId: await system('PAYOUTS_IN_FLIGHT', r), amount: payout, code: 'PAYOUT', currency: s });
   } else {
-    legs.push({ debitAccountId: debit, creditAccountId: await system('FX_LIQUIDITY', s), amount: converted, code: 'FX' });
-    legs.push({ debitAccountId: await system('FX_LIQUIDITY', r), creditAccountId: await system('PAYOUTS_IN_FLIGHT', r), amount: payout, code: 'PAYOUT' });
+    legs.push({ debitAccountId: debit, creditAccountId: await system('FX_LIQUIDITY', s), amount: converted, code: 'FX', currency: s });
+    legs.push({ debitAccountId: await system('FX_LIQUIDITY', r), creditAccountId: await system('PAYOUTS_IN_FLIGHT', r), amount: payout, code: 'PAYOUT', currency: r });
   }
-  if (fees > 0n) legs.push({ debitAccountId: debit, creditAccountId: await system('FEES', s), amount: fees, code: 'FEE' });
+  if (fees > 0n) legs.push({ debitAccountId: debit, creditAccountId: await system('FEES', s), amount: fees, code: 'FEE', currency: s });
   return legs;
 }

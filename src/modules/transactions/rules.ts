@@ -13,7 +13,7 @@ import type { ExternalAccountService } from '../external-accounts/service.js';
 import { internalAccountErrors } from '../internal-accounts/errors.js';
 import type { InternalAccountWithBalance } from '../internal-accounts/repository.js';
 import type { InternalAccountService } from '../internal-accounts/service.js';
-import { platformConfig } from '../platforms/service.js';
+import type { ConfigCache } from '../platforms/config-cache.js';
 import { paymentRuleErrors } from './errors.js';
 
 /** A pullable account: money can be debited from it on our initiative (an ACH pull). */
@@ -45,8 +45,8 @@ export function counterpartyInformation(a: ExternalAccountRow): Record<string, s
 }
 
 /** The platform's per-currency settings: enabled, and the amount within [minAmount, maxAmount]. */
-export async function checkCurrencyLimits(ex: Executor, scope: Scope, checks: Array<{ currency: string; amount?: bigint; field: string }>) {
-  const config = await platformConfig(ex, scope);
+export async function checkCurrencyLimits(configs: ConfigCache, scope: Scope, checks: Array<{ currency: string; amount?: bigint; field: string }>) {
+  const config = await configs.get(scope);
   for (const c of checks) {
     const s = currencySetting(config, c.currency);
     if (!s.enabled) throw paymentRuleErrors.CURRENCY_NOT_ENABLED({ currency: c.currency, field: c.field });
@@ -64,6 +64,8 @@ export async function checkCurrencyLimits(ex: Executor, scope: Scope, checks: Ar
 }
 
 export interface AccountDeps {
+  /** The platform's configuration (per-currency limits), reused for a moment. */
+  configs: ConfigCache;
   customers: CustomerService;
   internalAccounts: InternalAccountService;
   externalAccounts: ExternalAccountService;

@@ -74,7 +74,7 @@ export function createTransferService(deps: TransferServiceDeps) {
         throw invalidField('destination.accountId', `is a ${external.currency} account but the source holds ${internal.currency}; transfers do not convert (create a quote instead)`);
       }
       const amount = BigInt(input.amount);
-      await checkCurrencyLimits(ex, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
+      await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
       const row: TransactionRow = {
         ...baseRow(scope, internal.currency, amount, input.description, deps.fx),
         type: 'OUTGOING',
@@ -103,7 +103,7 @@ export function createTransferService(deps: TransferServiceDeps) {
         throw invalidField('source.accountId', 'belongs to another owner than the destination internal account; pull only from the owner’s own external account');
       }
       const amount = BigInt(input.amount);
-      await checkCurrencyLimits(ex, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
+      await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
       const row: TransactionRow = {
         ...baseRow(scope, internal.currency, amount, input.description, deps.fx),
         type: 'INCOMING',

@@ -49,7 +49,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * the attempt, in one transaction, so a crash leaves no half-made delivery behind.
      */
     async sendTest(scope: Scope, input: WebhookTest) {
-      const url = input.url ?? (await outbox.endpointOf(db.executor(), scope));
+      const url = input.url ?? (await outbox.endpointOf(scope));
       if (url === null) throw invalidField('url', 'is required when no webhookEndpoint is configured (PATCH /config)');
       const check = await checkWebhookTarget(worker, url, scope, 'url');
       const event = outbox.buildEvent(scope, {
@@ -59,7 +59,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const outcome = await worker.attempt(scope, url, event.body, check);
       const delivery = await db.tx(async (trx) => {
         await webhookStore.insertEvent(trx, event);
-        const row = await outbox.addDelivery(trx, event, { url, hasTarget: true, enqueue: false });
+        const row = await outbox.addDelivery(event, { url, hasTarget: true, enqueue: false });
         // A test is one attempt, not a retry schedule: a failure is final (resend to try again).
         await worker.recordAttempt(trx, row, outcome, outcome.ok ? {} : { status: 'FAILED', next_attempt_at: null });
         return row;
@@ -106,10 +106,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         const original = await webhookStore.delivery(trx, scope, id);
         if (!original) throw webhookErrors.DELIVERY_NOT_FOUND({ deliveryId: id });
         if (original.status === 'PENDING') throw webhookErrors.DELIVERY_PENDING({ deliveryId: id });
-        if (original.url === null && (await outbox.endpointOf(trx, scope)) === null) throw webhookErrors.WEBHOOK_ENDPOINT_NOT_CONFIGURED();
+        if (original.url === null && (await outbox.endpointOf(scope)) === null) throw webhookErrors.WEBHOOK_ENDPOINT_NOT_CONFIGURED();
         const event = await webhookStore.event(trx, original.event_id);
         if (!event) throw new Error(`delivery ${id} has no event`);
-        return outbox.addDelivery(trx, event, { url: original.url, hasTarget: true, resendOf: original.id });
+        return outbox.addDelivery(event, { url: original.url, hasTarget: true, resendOf: original.id });
       });
       return (await views(scope, [row]))[0];
     },

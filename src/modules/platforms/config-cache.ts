@@ -1,0 +1,46 @@
+import type { Scope } from '../../common/scope.js';
+import type { Database } from '../../db/database.js';
+import type { PlatformConfigsTable } from '../../db/schema.js';
+import { statement } from '../../db/statements.js';
+
+const SELECT_CONFIG = statement('select * from platform_configs where platform_id = ? and environment = ?');
+
+/**
+ * A platform's configuration as payments read it (currency limits, whether a webhook endpoint is
+ * set): reused for ttlMs instead of read several times per payment. PATCH /config forgets it on
+ * its own node once committed; other nodes see the change within ttlMs (docs/decisions.md).
+ * A read that began before a forget() is not kept, so a stale row never outlives the forget.
+ */
+export function createConfigCache(deps: { db: Database; ttlMs: number; now?: () => number }) {
+  const { db, ttlMs } = deps;
+  const now = deps.now ?? Date.now;
+  const entries = new Map<string, { row: PlatformConfigsTable; until: number }>();
+  const generations = new Map<string, number>();
+  const keyOf = (scope: Scope) => `${scope.platformId}|${scope.environment}`;
+
+  return {
+    async get(scope: Scope): Promise<PlatformConfigsTable> {
+      const key = keyOf(scope);
+      const hit = entries.get(key);
+      if (hit && hit.until > now()) return hit.row;
+      const generation = generations.get(key) ?? 0;
+      const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
+      if (!row) throw new Error(`no configuration for ${key}`);
+      // Only PATCH /config writes the row, and it does not read through here.
+      if (ttlMs > 0 && generations.get(key) === generation) {
+        if (entries.size >= 10_000) entries.delete(entries.keys().next().value as string);
+        entries.set(key, { row, until: now() + ttlMs });
+      }
+      return row;
+    },
+
+    /** After a change of the configuration (called once it committed). */
+    forget(scope: Scope) {
+      const key = keyOf(scope);
+      entries.delete(key);
+      generations.set(key, (generations.get(key) ?? 0) + 1);
+    },
+  };
+}
+
+export type ConfigCache = ReturnType<typeof createConfigCache>;
