@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Scope } from '../common/scope.js';
-import type { Executor } from './database.js';
+import type { Database, Executor } from './database.js';
+import { statement } from './statements.js';
 import { toNumber } from './values.js';
 
 /**
@@ -47,14 +48,14 @@ export function countKeyFor(list: CountedList, filters: object, neutral: Record<
   return given.length === 1 && COUNTED_FILTERS[list].includes(name) ? countKey(list, name, String(value)) : undefined;
 }
 
+const BUMP = statement(
+  'insert into list_counts (platform_id, environment, list, slot, n) values (?, ?, ?, ?, ?) on conflict (platform_id, environment, list, slot) do update set n = list_counts.n + excluded.n',
+);
+
 /** Adds delta to a count, inside the transaction that inserts, hides or changes the rows. */
-export async function bumpCount(trx: Executor, scope: Scope, key: CountKey, delta: number): Promise<void> {
+export async function bumpCount(db: Pick<Database, 'execute'>, scope: Scope, key: CountKey, delta: number): Promise<void> {
   if (delta === 0) return;
-  await trx
-    .insertInto('list_counts')
-    .values({ platform_id: scope.platformId, environment: scope.environment, list: key, slot: Math.floor(Math.random() * SLOTS), n: BigInt(delta) })
-    .onConflict((oc) => oc.columns(['platform_id', 'environment', 'list', 'slot']).doUpdateSet({ n: sql<bigint>`list_counts.n + excluded.n` }))
-    .execute();
+  await db.execute(BUMP, [scope.platformId, scope.environment, key, Math.floor(Math.random() * SLOTS), BigInt(delta)]);
 }
 
 /** A maintained count. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type SqliteDialectConfig } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 
@@ -263,6 +263,14 @@ function openSqlite(opts: DatabaseOptions): Database {
   const writerNative = openNative(opts.url, wal ? 'NORMAL' : synchronous, false);
   const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative) }), log: counting(stats) });
   const writerRunner = sqliteRunner(writerNative, stats);
+  // Transaction control of the group commit, prepared once like every hot statement.
+  const control = Object.fromEntries(
+    (['begin immediate', 'savepoint tx', 'release tx', 'rollback to tx', 'commit', 'rollback'] as const).map((text) => [text, writerNative.prepare(text)]),
+  ) as Record<'begin immediate' | 'savepoint tx' | 'release tx' | 'rollback to tx' | 'commit' | 'rollback', SQLite.Statement>;
+  const run = (text: keyof typeof control) => {
+    stats.statements++;
+    control[text].run();
+  };
   let flushing: Promise<void> | undefined;
   // An in-memory database exists once per connection, so it has no separate reader.
   const readerNative = memory ? writerNative : openNative(opts.url, synchronous, true);
@@ -278,15 +286,19 @@ function openSqlite(opts: DatabaseOptions): Database {
 
   /** Commits the open group, then makes it durable: scheduled one event-loop turn after the group opened. */
   async function commitBatch(): Promise<void> {
-    const group = await writer.connection().execute(async (conn) => {
+    const group = await writer.connection().execute(async () => {
       const open = batch;
       if (!open) return undefined;
       batch = undefined;
       try {
-        await sql`commit`.execute(conn);
+        run('commit');
         return open;
       } catch (e) {
-        await sql`rollback`.execute(conn).catch(() => undefined);
+        try {
+          run('rollback');
+        } catch {
+          /* already rolled back */
+        }
         open.reject(e);
         return undefined;
       }
@@ -315,7 +327,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     if (broken) throw broken;
     const outcome = await writer.connection().execute(async (conn) => {
       if (!batch) {
-        await sql`begin immediate`.execute(conn);
+        run('begin immediate');
         batch = newBatch();
         // better-sqlite3 answers synchronously, so requests queue only across event-loop turns:
         // committing on a later turn lets every request that arrived meanwhile join this group.
@@ -324,14 +336,14 @@ function openSqlite(opts: DatabaseOptions): Database {
       }
       const mine = batch;
       const ctx: TxContext = { trx: conn, runner: writerRunner, committed: [] };
-      await sql`savepoint tx`.execute(conn);
+      run('savepoint tx');
       try {
         const value = await als.run(ctx, () => fn(conn));
-        await sql`release tx`.execute(conn);
+        run('release tx');
         return { ok: true as const, value, mine, ctx };
       } catch (error) {
-        await sql`rollback to tx`.execute(conn);
-        await sql`release tx`.execute(conn);
+        run('rollback to tx');
+        run('release tx');
         return { ok: false as const, error, mine };
       }
     });

@@ -1,3 +1,4 @@
+import type { Database } from './database.js';
 /**
  * Statements compiled once (ARCHITECTURE, "The write path"): the hot paths run SQL text that each
  * connection prepares on first use and keeps (better-sqlite3 `Statement`s; PostgreSQL named
@@ -45,4 +46,18 @@ export function multiRowInsert(table: string, columns: readonly string[], suffix
     }
     return s;
   };
+}
+
+/**
+ * The column list of a table, checked complete by the compiler: `columnsOf<Row>({ id: true, … })`
+ * fails to compile when a column of Row is missing, so an insert can never drop a field.
+ */
+export function columnsOf<Row>(all: Record<keyof Row & string, true>): Array<keyof Row & string> {
+  return Object.keys(all) as Array<keyof Row & string>;
+}
+
+/** An insert of one whole row, compiled once: `insertRow(db, row)`. */
+export function rowInsert<Row>(table: string, columns: Array<keyof Row & string>, suffix = '') {
+  const insert = statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(1, columns.length)}${suffix ? ` ${suffix}` : ''}`);
+  return (db: Pick<Database, 'execute'>, row: Row) => db.execute(insert, columns.map((c) => row[c]));
 }

@@ -40,7 +40,7 @@ export function createOwnerService(deps: OwnerServiceDeps) {
     if (db.dialect === 'postgres') {
       await trx.selectFrom('customers').select('id').where('id', '=', customerId).where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).forUpdate().execute();
     }
-    const customer = await customers.getLive(trx, scope, customerId);
+    const customer = await customers.getLive(scope, customerId);
     if (customer.customer_type !== 'BUSINESS') throw invalidField('customerId', `must be a BUSINESS customer; ${customerId} is ${customer.customer_type}`);
     return customer;
   }
@@ -134,7 +134,7 @@ export function createOwnerService(deps: OwnerServiceDeps) {
     async list(scope: Scope, customerId: string, page: PageRequest) {
       const ex = db.executor();
       // Deleted businesses keep their owners readable: they are the record of who was verified.
-      if (!(await customerRepository.find(ex, scope, customerId))) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId });
+      if (!(await customerRepository.find(db, scope, customerId))) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId });
       return paginate({
         cursors: deps.cursors,
         request: page,

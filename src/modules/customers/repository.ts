@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
+import { statement } from '../../db/statements.js';
 import type { CustomersTable } from '../../db/schema.js';
 import type { Scope } from '../../common/scope.js';
 
@@ -26,19 +27,16 @@ export function decodeCurrencies(text: string): string[] {
   return text.split(',').filter(Boolean);
 }
 
+const SELECT_CUSTOMER = statement('select * from customers where id = ? and platform_id = ? and environment = ?');
+
 export const customerRepository = {
   insert(db: Executor, row: CustomerRow) {
     return db.insertInto('customers').values(row).execute();
   },
 
-  find(db: Executor, scope: Scope, id: string) {
-    return db
-      .selectFrom('customers')
-      .selectAll()
-      .where('id', '=', id)
-      .where('platform_id', '=', scope.platformId)
-      .where('environment', '=', scope.environment)
-      .executeTakeFirst();
+  /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its customers). */
+  async find(db: Database, scope: Scope, id: string): Promise<CustomerRow | undefined> {
+    return (await db.query<CustomerRow>(SELECT_CUSTOMER, [id, scope.platformId, scope.environment]))[0];
   },
 
   update(db: Executor, id: string, changes: Partial<CustomerRow>) {

@@ -35,8 +35,8 @@ export function createCustomerService(deps: CustomerServiceDeps) {
   const { db, clock } = deps;
 
   /** The live customer row, or 404 / 410. Other services use it to check a customer they are given. */
-  async function getLive(ex: Executor, scope: Scope, id: string): Promise<CustomerRow> {
-    const row = await customerRepository.find(ex, scope, id);
+  async function getLive(scope: Scope, id: string): Promise<CustomerRow> {
+    const row = await customerRepository.find(db, scope, id);
     if (!row) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId: id });
     if (fromDbBool(row.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: id });
     return row;
@@ -84,8 +84,8 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           updated_at: now,
         };
         await customerRepository.insert(trx, row).catch(conflictError);
-        await bumpCount(trx, scope, 'customers', 1);
-        await bumpCount(trx, scope, countKey('customers', 'customerType', row.customer_type), 1);
+        await bumpCount(db, scope, 'customers', 1);
+        await bumpCount(db, scope, countKey('customers', 'customerType', row.customer_type), 1);
         // One internal account per enabled currency, in the same transaction as the customer.
         await openCustomerAccounts(trx, scope, row.id, currencies, now);
         return customerView(row);
@@ -93,14 +93,14 @@ export function createCustomerService(deps: CustomerServiceDeps) {
     },
 
     async get(scope: Scope, id: string) {
-      return customerView(await getLive(db.executor(), scope, id));
+      return customerView(await getLive(scope, id));
     },
 
     async update(scope: Scope, id: string, patch: CustomerPatch) {
       checkBirthDate(patch.birthDate, clock.now());
       if (patch.currencies) checkCurrencyCombination(patch.currencies);
       return db.tx(async (trx) => {
-        const row = await getLive(trx, scope, id);
+        const row = await getLive(scope, id);
         if (patch.customerType !== row.customer_type) throw invalidField('customerType', `cannot change; this customer is ${row.customer_type}`);
         checkTypeFields(row.customer_type, patch, row);
         const changes: Partial<CustomerRow> = { updated_at: clock.now().toISOString() };
@@ -125,12 +125,12 @@ export function createCustomerService(deps: CustomerServiceDeps) {
     /** Soft delete: the customer stays for the record, hidden from lists, and answers 410 afterwards. */
     async remove(scope: Scope, id: string) {
       return db.tx(async (trx) => {
-        const row = await getLive(trx, scope, id);
+        const row = await getLive(scope, id);
         const now = clock.now().toISOString();
         const changes = { is_deleted: toDbBool(true), deleted_at: now, updated_at: now };
         await customerRepository.update(trx, id, changes);
-        await bumpCount(trx, scope, 'customers', -1);
-        await bumpCount(trx, scope, countKey('customers', 'customerType', row.customer_type), -1);
+        await bumpCount(db, scope, 'customers', -1);
+        await bumpCount(db, scope, countKey('customers', 'customerType', row.customer_type), -1);
         return customerView({ ...row, ...changes });
       });
     },

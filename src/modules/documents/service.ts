@@ -40,9 +40,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (forWrite) {
       // Uploads for one customer take turns on PostgreSQL, so the per-holder cap holds under concurrency.
       if (db.dialect === 'postgres') await ex.selectFrom('customers').select('id').where('id', '=', customerId).where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).forUpdate().execute();
-      return { customer: await customers.getLive(ex, scope, customerId), isOwner };
+      return { customer: await customers.getLive(scope, customerId), isOwner };
     }
-    const customer = await customerRepository.find(ex, scope, customerId);
+    const customer = await customerRepository.find(db, scope, customerId);
     if (!customer) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId });
     return { customer, isOwner };
   }

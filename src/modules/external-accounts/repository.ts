@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
+import { statement } from '../../db/statements.js';
 import type { ExternalAccountsTable } from '../../db/schema.js';
 import type { Scope } from '../../common/scope.js';
 
@@ -12,19 +13,16 @@ export interface ExternalAccountFilters {
   status?: string;
 }
 
+const SELECT_EXTERNAL_ACCOUNT = statement('select * from external_accounts where id = ? and platform_id = ? and environment = ?');
+
 export const externalAccountRepository = {
   insert(db: Executor, row: ExternalAccountRow) {
     return db.insertInto('external_accounts').values(row).execute();
   },
 
-  find(db: Executor, scope: Scope, id: string) {
-    return db
-      .selectFrom('external_accounts')
-      .selectAll()
-      .where('id', '=', id)
-      .where('platform_id', '=', scope.platformId)
-      .where('environment', '=', scope.environment)
-      .executeTakeFirst();
+  /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its accounts). */
+  async find(db: Database, scope: Scope, id: string): Promise<ExternalAccountRow | undefined> {
+    return (await db.query<ExternalAccountRow>(SELECT_EXTERNAL_ACCOUNT, [id, scope.platformId, scope.environment]))[0];
   },
 
   update(db: Executor, id: string, changes: Partial<ExternalAccountRow>) {

@@ -53,7 +53,7 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
   const { db, clock, customers } = deps;
 
   async function find(scope: Scope, id: string, ofCustomers?: boolean): Promise<ExternalAccountRow> {
-    const row = await repo.find(db.executor(), scope, id);
+    const row = await repo.find(db, scope, id);
     if (!row || (ofCustomers !== undefined && (row.customer_id !== null) !== ofCustomers)) throw externalAccountErrors.EXTERNAL_ACCOUNT_NOT_FOUND({ externalAccountId: id });
     return row;
   }
@@ -88,7 +88,7 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
       // here) must not hold a transaction open once it is real.
       const verification = verifyBeneficiary(scope.environment, ACCOUNT_TYPES[type].primaryField, primary, beneficiary?.fullName);
       return db.tx(async (trx) => {
-        if (input.customerId) await customers.getLive(trx, scope, input.customerId);
+        if (input.customerId) await customers.getLive(scope, input.customerId);
         const now = clock.now().toISOString();
         if (isDefault) {
           // Lock the customer so two requests that both set a default run one after the other.

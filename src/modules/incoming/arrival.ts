@@ -13,7 +13,7 @@
 import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import type { Scope } from '../../common/scope.js';
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import type { CustomersTable, PlatformConfigsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../db/jobs.js';
 import type { Outbox } from '../../events/index.js';
@@ -56,6 +56,7 @@ export interface Arrival {
 }
 
 export interface ArrivalDeps {
+  db: Database;
   clock: Clock;
   jobs: JobQueue;
   ledger: Ledger;
@@ -194,7 +195,7 @@ export function createArrivals(deps: ArrivalDeps) {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     };
-    await transactionRepository.insert(trx, row);
+    await transactionRepository.insert(deps.db, row);
     await repo.insert(trx, inc);
     const from = a.sender.umaAddress ? ` from ${a.sender.umaAddress}` : '';
     let done: TransactionRow | undefined;

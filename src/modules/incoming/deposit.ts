@@ -9,7 +9,7 @@ import { ApiError } from '../../common/errors.js';
 import { newId } from '../../common/ids.js';
 import type { Scope } from '../../common/scope.js';
 import type { Clock } from '../../common/clock.js';
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
@@ -17,7 +17,7 @@ import { transactionRepository, type TransactionRow } from '../transactions/repo
 import { counterpartyInformation, paymentRailOf } from '../transactions/rules.js';
 import { incomingRepository as repo } from './repository.js';
 
-export async function forwardToDeposit(deps: { clock: Clock; fx: Fx; engine: PaymentEngine }, trx: Executor, row: TransactionRow): Promise<void> {
+export async function forwardToDeposit(deps: { db: Database; clock: Clock; fx: Fx; engine: PaymentEngine }, trx: Executor, row: TransactionRow): Promise<void> {
   const scope: Scope = { platformId: row.platform_id, environment: row.environment as Scope['environment'] };
   const account = await repo.defaultDepositAccount(trx, scope, row.customer_id!);
   if (!account || account.currency !== row.receiving_currency) return;
@@ -64,7 +64,7 @@ export async function forwardToDeposit(deps: { clock: Clock; fx: Fx; engine: Pay
     created_at: now,
     updated_at: now,
   };
-  await transactionRepository.insert(trx, payout);
+  await transactionRepository.insert(deps.db, payout);
   await repo.update(trx, row.id, { deposit_account_id: account.id, deposit_transaction_id: payout.id, updated_at: now });
   await deps.engine.initiate(trx, payout, account, 'incoming UMA payment forwarded to the default UMA deposit account');
 }

@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
+import { statement } from '../../db/statements.js';
 import type { InternalAccountsTable } from '../../db/schema.js';
 import type { Scope } from '../../common/scope.js';
 
@@ -23,6 +24,10 @@ export interface InternalAccountFilters {
 
 export const PLATFORM_OWNER = 'PLATFORM';
 
+const SELECT_WITH_BALANCE = statement(`select ia.*, la.debits_pending, la.debits_posted, la.credits_pending, la.credits_posted, la.updated_at as ledger_updated_at
+  from internal_accounts ia join ledger_accounts la on la.id = ia.id
+  where ia.id = ? and ia.platform_id = ? and ia.environment = ?`);
+
 export const internalAccountRepository = {
   insert(db: Executor, row: InternalAccountRow) {
     return db.insertInto('internal_accounts').values(row).execute();
@@ -36,12 +41,9 @@ export const internalAccountRepository = {
       .where('ia.environment', '=', scope.environment);
   },
 
-  find(db: Executor, scope: Scope, id: string): Promise<InternalAccountWithBalance | undefined> {
-    return this.withBalance(db, scope)
-      .selectAll('ia')
-      .select(['la.debits_pending', 'la.debits_posted', 'la.credits_pending', 'la.credits_posted', 'la.updated_at as ledger_updated_at'])
-      .where('ia.id', '=', id)
-      .executeTakeFirst();
+  /** By id in the scope, with its balance: in the open transaction, else a read of committed data (a compiled statement: every payment reads its account). */
+  async find(db: Database, scope: Scope, id: string): Promise<InternalAccountWithBalance | undefined> {
+    return (await db.query<InternalAccountWithBalance>(SELECT_WITH_BALANCE, [id, scope.platformId, scope.environment]))[0];
   },
 
   /** Accounts of one owner (a customer id or PLATFORM_OWNER), every currency, active or not. */

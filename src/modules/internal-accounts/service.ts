@@ -22,8 +22,8 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
   const { db, clock, ledger } = deps;
 
   /** The account with its balance, or 404 (another platform's or environment's ids do not exist). */
-  async function find(ex: Executor, scope: Scope, id: string): Promise<InternalAccountWithBalance> {
-    const row = await repo.find(ex, scope, id);
+  async function find(scope: Scope, id: string): Promise<InternalAccountWithBalance> {
+    const row = await repo.find(db, scope, id);
     if (!row) throw internalAccountErrors.INTERNAL_ACCOUNT_NOT_FOUND({ accountId: id });
     return row;
   }
@@ -68,11 +68,11 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
     ensurePlatformAccounts,
 
     async get(scope: Scope, id: string) {
-      return internalAccountView(await find(db.executor(), scope, id), scope.environment);
+      return internalAccountView(await find(scope, id), scope.environment);
     },
 
     /** The row (for other services, e.g. quotes checking a source account), or 404. */
-    find: (scope: Scope, id: string) => find(db.executor(), scope, id),
+    find,
 
     /** The id of the platform's internal account in a currency. */
     async platformAccountId(scope: Scope, currency: string): Promise<string> {
@@ -94,7 +94,7 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
     /** Sandbox money: a FUNDING transfer from the SANDBOX_FUNDING system account. */
     async fund(scope: Scope, id: string, amount: bigint) {
       return db.tx(async (trx) => {
-        const account = await find(trx, scope, id);
+        const account = await find(scope, id);
         if (account.customer_id) {
           const customer = await trx.selectFrom('customers').select('is_deleted').where('id', '=', account.customer_id).executeTakeFirstOrThrow();
           if (fromDbBool(customer.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: account.customer_id });
@@ -103,7 +103,7 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
         await ledger.transfer(scope, { businessId: id, description: 'sandbox funding', transfers: [{ debitAccountId: source, creditAccountId: id, amount, code: 'FUNDING' }] });
         // Read again after the ledger update holds the account's lock: a PATCH that removed the
         // currency meanwhile has committed by now, and this sees it.
-        const after = await find(trx, scope, id);
+        const after = await find(scope, id);
         if (!fromDbBool(after.is_active)) throw internalAccountErrors.INTERNAL_ACCOUNT_INACTIVE({ accountId: id, currency: account.currency });
         return internalAccountView(after, scope.environment);
       });

@@ -27,7 +27,7 @@ export function createConfigCache(deps: { db: Database; ttlMs: number; now?: () 
       const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
       if (!row) throw new Error(`no configuration for ${key}`);
       // Only PATCH /config writes the row, and it does not read through here.
-      if (ttlMs > 0 && generations.get(key) === generation) {
+      if (ttlMs > 0 && (generations.get(key) ?? 0) === generation) {
         if (entries.size >= 10_000) entries.delete(entries.keys().next().value as string);
         entries.set(key, { row, until: now() + ttlMs });
       }

@@ -1,4 +1,5 @@
 import type { Scope } from '../../common/scope.js';
+import { columnsOf, rowInsert } from '../../db/statements.js';
 import type { Executor } from '../../db/database.js';
 import type { QuotesTable } from '../../db/schema.js';
 import type { TransactionRow } from '../transactions/repository.js';
@@ -21,9 +22,13 @@ export interface QuoteFilters {
 }
 
 export const quoteRepository = {
-  insert(db: Executor, row: QuoteRow) {
-    return db.insertInto('quotes').values(row).execute();
-  },
+  insert: rowInsert<QuoteRow>(
+    'quotes',
+    columnsOf<QuoteRow>({
+      id: true, platform_id: true, environment: true, transaction_id: true, customer_id: true, funding: true, locked_side: true, locked_amount: true,
+      purpose_of_payment: true, sender_customer_info: true, lookup_id: true, expires_at: true, created_at: true,
+    }),
+  ),
 
   async find(db: Executor, scope: Scope, id: string): Promise<QuoteWithTransaction | undefined> {
     const quote = await db

@@ -51,25 +51,25 @@ export function createQuoteService(deps: QuoteServiceDeps) {
    * expires. Answers the destination account.
    */
   async function payableAccounts(trx: Executor, scope: Scope, tx: TransactionRow): Promise<ExternalAccountRow> {
-    const destination = (await externalAccountRepository.find(trx, scope, tx.external_account_id))!;
+    const destination = (await externalAccountRepository.find(db, scope, tx.external_account_id))!;
     const external: Array<[ExternalAccountRow, string]> = [[destination, 'destination.accountId']];
     if (tx.funding === 'PULL') {
       const sourceId = (JSON.parse(tx.source) as { accountId: string }).accountId;
-      external.push([(await externalAccountRepository.find(trx, scope, sourceId))!, 'source.accountId']);
+      external.push([(await externalAccountRepository.find(db, scope, sourceId))!, 'source.accountId']);
     }
     for (const [account, field] of external) {
       if (account.status !== 'ACTIVE') throw quoteErrors.QUOTE_ACCOUNT_INACTIVE({ quoteId: tx.quote_id, field, accountId: account.id, status: account.status });
     }
     const owners = new Set([tx.customer_id, ...external.map(([a]) => a.customer_id)].filter((id): id is string => id !== null));
-    for (const id of owners) await deps.customers.getLive(trx, scope, id);
+    for (const id of owners) await deps.customers.getLive(scope, id);
     return destination;
   }
 
   /**
-   * Executes inside the caller's transaction: checks, then the payment engine. `accountsChecked`:
-   * the accounts were checked in this same request (immediatelyExecute), so they are not read again.
+   * Executes inside the caller's transaction: checks, then the payment engine. `checked`: the
+   * destination account as this same request checked it (immediatelyExecute), not read again.
    */
-  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, accountsChecked = false): Promise<QuoteView> {
+  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, checked?: ExternalAccountRow): Promise<QuoteView> {
     if (quote.funding === 'REALTIME') throw quoteErrors.QUOTE_REQUIRES_FUNDING({ quoteId: quote.id });
     if (tx.status === 'EXPIRED' || (tx.status === 'PENDING' && clock.now().toISOString() >= quote.expires_at)) {
       throw quoteErrors.QUOTE_EXPIRED({ quoteId: quote.id, expiresAt: quote.expires_at });
@@ -80,7 +80,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       : await engine.initiate(
           trx,
           tx,
-          accountsChecked ? (await externalAccountRepository.find(trx, scope, tx.external_account_id))! : await payableAccounts(trx, scope, tx),
+          checked ?? (await payableAccounts(trx, scope, tx)),
           'quote executed',
         );
     if (!done) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id });
@@ -100,12 +100,14 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       }
       // A UMA address (src/modules/incoming/uma.ts) or an external account; both checked against a lookupId if given.
       let dest: QuoteDestination;
+      let destinationAccount: ExternalAccountRow | undefined;
       if (input.destination.destinationType === 'UMA_ADDRESS') {
         dest = await deps.uma().destination(ex, scope, input, source.funding);
       } else {
         if (input.destination.accountId === undefined) throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
         if (input.destination.umaAddress !== undefined) throw invalidField('destination.umaAddress', 'is only for destinationType UMA_ADDRESS');
         const destination = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
+        destinationAccount = destination;
         if (input.destination.currency && input.destination.currency !== destination.currency) {
           throw invalidField('destination.currency', `must be ${destination.currency}, the currency of the destination account`);
         }
@@ -196,10 +198,11 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         created_at: now.toISOString(),
       };
       return db.tx(async (trx) => {
-        await transactionRepository.insert(trx, tx);
-        await repo.insert(trx, quote);
-        await engine.scheduleExpiry(trx, { quoteId, transactionId, platformId: scope.platformId, environment: scope.environment }, expiresAt);
-        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx, true);
+        await transactionRepository.insert(db, tx);
+        await repo.insert(db, quote);
+        // Executed at once, the quote never waits for its expiry: it commits executed or not at all.
+        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx, destinationAccount);
+        await engine.scheduleExpiry({ quoteId, transactionId, platformId: scope.platformId, environment: scope.environment }, expiresAt);
         return quoteView(quote, tx);
       });
     },

@@ -30,7 +30,7 @@ export async function resolveSource(deps: AccountDeps, ex: Executor, scope: Scop
     if (scope.environment !== 'SANDBOX') {
       throw invalidField('source.sourceType', 'REALTIME_FUNDING needs collection accounts, which PRODUCTION does not have yet; fund an internal account instead');
     }
-    const customer = await deps.customers.getLive(ex, scope, input.customerId);
+    const customer = await deps.customers.getLive(scope, input.customerId);
     return {
       funding: 'REALTIME',
       currency: input.currency,

@@ -85,7 +85,7 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
     },
 
     /** Schedules the expiry of a quote's transaction at expiresAt. */
-    scheduleExpiry(trx: Executor, p: ExpirePayload, expiresAt: Date) {
+    scheduleExpiry(p: ExpirePayload, expiresAt: Date) {
       // No subject: an expiry minutes away must not hold up the payment's own timed steps.
       return jobs.enqueue({ kind: QUOTE_EXPIRE_JOB, payload: p, runAt: expiresAt });
     },

@@ -1,6 +1,7 @@
 import type { Environment, Scope } from '../../common/scope.js';
 import { bumpCount } from '../../db/counters.js';
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
+import { columnsOf, rowInsert } from '../../db/statements.js';
 import type { TransactionsTable } from '../../db/schema.js';
 
 export type TransactionRow = TransactionsTable;
@@ -14,10 +15,21 @@ export interface TransactionFilters {
   createdBefore?: string;
 }
 
+const insertTransaction = rowInsert<TransactionRow>(
+  'transactions',
+  columnsOf<TransactionRow>({
+    id: true, platform_id: true, environment: true, type: true, kind: true, funding: true, status: true, quote_id: true, customer_id: true,
+    platform_customer_id: true, internal_account_id: true, external_account_id: true, source: true, destination: true, sending_currency: true,
+    sent_amount: true, receiving_currency: true, received_amount: true, converted_amount: true, fees: true, counterparty_fee: true,
+    exchange_rate: true, rate_details: true, description: true, counterparty_information: true, reference: true, payment_instructions: true,
+    failure_reason: true, refund: true, pending_transfer_ids: true, settled_at: true, created_at: true, updated_at: true,
+  }),
+);
+
 export const transactionRepository = {
-  /** The one way a transaction is stored: its list's maintained count moves in the same transaction. */
-  async insert(db: Executor, row: TransactionRow) {
-    await db.insertInto('transactions').values(row).execute();
+  /** The one way a transaction is stored (in the open transaction): its list's maintained count moves with it. */
+  async insert(db: Database, row: TransactionRow) {
+    await insertTransaction(db, row);
     await bumpCount(db, { platformId: row.platform_id, environment: row.environment as Environment }, 'transactions', 1);
   },
 

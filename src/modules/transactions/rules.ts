@@ -75,7 +75,7 @@ export interface AccountDeps {
 export async function usableInternalAccount(deps: AccountDeps, ex: Executor, scope: Scope, id: string): Promise<InternalAccountWithBalance & { platform_customer_id: string | null }> {
   const account = await deps.internalAccounts.find(scope, id);
   if (!fromDbBool(account.is_active)) throw internalAccountErrors.INTERNAL_ACCOUNT_INACTIVE({ accountId: id, currency: account.currency });
-  const customer = account.customer_id ? await deps.customers.getLive(ex, scope, account.customer_id) : undefined;
+  const customer = account.customer_id ? await deps.customers.getLive(scope, account.customer_id) : undefined;
   return { ...account, platform_customer_id: customer?.platform_customer_id ?? null };
 }
 
@@ -84,6 +84,6 @@ export async function usableExternalAccount(deps: AccountDeps, ex: Executor, sco
   const account = await deps.externalAccounts.find(scope, id);
   if (account.status !== 'ACTIVE') throw invalidField(field, `is ${account.status}; only ACTIVE external accounts can be used`);
   if (opts.pullable && !isPullable(account)) throw invalidField(field, 'is not pullable: funds can be pulled only from a US_ACCOUNT with the ACH rail');
-  const customer = account.customer_id ? await deps.customers.getLive(ex, scope, account.customer_id) : undefined;
+  const customer = account.customer_id ? await deps.customers.getLive(scope, account.customer_id) : undefined;
   return { ...account, platform_customer_id: customer?.platform_customer_id ?? null };
 }

@@ -29,7 +29,7 @@ export function createTransferService(deps: TransferServiceDeps) {
 
   async function start(scope: Scope, row: TransactionRow, external: ExternalAccountRow, cause: string) {
     return db.tx(async (trx) => {
-      await transactionRepository.insert(trx, row);
+      await transactionRepository.insert(db, row);
       // A fresh row is PENDING and nobody else knows its id, so initiate cannot lose a race.
       return transactionView((await engine.initiate(trx, row, external, cause))!);
     });
