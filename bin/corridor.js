@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// The operator CLI. Runs the TypeScript sources through tsx, like `npm start`.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli/index.ts');
+// The operator CLI: the JavaScript `npm install` built (scripts/build.mjs), like `npm start`.
+await import('../dist/cli.js');

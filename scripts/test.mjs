@@ -6,6 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+// The end-to-end tests run the built server, as `npm start` does: build it from the sources first.
+const built = spawnSync(process.execPath, [path.join(import.meta.dirname, 'build.mjs')], { stdio: 'inherit' });
+if (built.status !== 0) {
+  process.stdout.write('\n0 passed, 1 failed\n');
+  process.exit(1);
+}
+
 const out = path.join(os.tmpdir(), `corridor-vitest-${process.pid}.json`);
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
 const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -38,6 +39,21 @@ function standardHeaders(req: FastifyRequest, reply: FastifyReply) {
   if (req.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 }
 
+type SerializerFactory = (externalSchemas: unknown, options: unknown) => (route: unknown) => (data: unknown) => string;
+const serializerSelector = SerializerSelector as unknown as () => SerializerFactory;
+
+/**
+ * Fastify's response serializers (fast-json-stringify), each compiled on its route's first answer
+ * with that status rather than at start, like the validators (src/http/validation.ts).
+ */
+const lazySerializers: SerializerFactory = (externalSchemas, options) => {
+  const build = serializerSelector()(externalSchemas, options);
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => (serialize ??= build(route))(data);
+  };
+};
+
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
@@ -61,6 +77,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     },
     // A hop count is valid at run time; Fastify's types omit it.
     trustProxy: container.config.trustProxy as boolean | string,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);

@@ -15,6 +15,7 @@ import pg from 'pg';
 
 const run = promisify(execFile);
 import { customerWithAccounts, expectLedgerBalanced, fund } from './helpers/ledger.js';
+import { ensureBuilt } from './helpers/server.js';
 
 let ctx: TestContext;
 let scope: Scope;
@@ -191,6 +192,7 @@ describe('ledger verify', () => {
       };
     }
     try {
+      ensureBuilt();
       const bin = path.resolve('bin/corridor.js');
       const ok = await run('node', [bin, 'ledger', 'verify'], { env });
       expect(ok.stdout).toMatch(/0 accounts, 0 journals, 0 transfers checked\nok:/);

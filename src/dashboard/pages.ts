@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
+import { projectPath } from '../common/paths.js';
 import type { App } from '../http/types.js';
 
 /** Where `npm install` (the root prepare script) builds the dashboard. */
-export const DASHBOARD_DIST = path.resolve(import.meta.dirname, '../../dashboard/dist');
+export const DASHBOARD_DIST = projectPath('dashboard', 'dist');
 export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
 /**

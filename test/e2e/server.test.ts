@@ -42,7 +42,7 @@ describe('the real server process', async () => {
     expect((await fetch(`${server.baseUrl}${API}/customers`)).status).toBe(401);
   });
 
-  // Each CLI run starts Node and tsx afresh: seconds apiece on a loaded machine.
+  // Each CLI run starts a Node process afresh: a second or more apiece on a loaded machine.
   it('the CLI works against the same data while the server runs', { timeout: 120_000 }, async () => {
     const ping = async (c: { clientId: string; clientSecret: string }) => (await fetch(`${server.baseUrl}${API}/ping`, { headers: { authorization: authOf(c) } })).json();
     const migrated = cli(['migrate'], env);

@@ -50,10 +50,36 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node --import tsx src/main.ts` (what `npm start` runs) and waits until it answers. */
+/** The newest modification time of the files below dir (ms). */
+function newest(dir: string): number {
+  let t = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) t = Math.max(t, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds dist/ (scripts/build.mjs) when a source file is newer than the last build, so a test never runs stale JavaScript. */
+export function ensureBuilt() {
+  const stamp = path.join(ROOT, 'dist', '.built');
+  if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= newest(path.join(ROOT, 'src'))) return;
+  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+}
+
+/** What `npm start` runs (package.json), without the leading `node`. */
+function startArguments(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const [node, ...args] = start.split(/\s+/);
+  if (node !== 'node') throw new Error(`npm start must run node, not ${node}`);
+  return args;
+}
+
+/** Starts what `npm start` runs (the built server) and waits until it answers. */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  ensureBuilt();
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, startArguments(), {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,6 +119,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
 
 /** Runs the operator CLI (`npx corridor …`) synchronously. */
 export function cli(args: string[], env: Record<string, string>) {
+  ensureBuilt();
   const r = spawnSync(process.execPath, ['bin/corridor.js', ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -8,6 +8,8 @@
  * loudly at start-up instead of serving a malformed entry.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { projectPath } from '../../common/paths.js';
 import { MOBILE_MONEY_CURRENCIES, mobileMoneyOperators } from '../../identifiers/mobile-money.js';
 
 export interface DiscoveryEntry {
@@ -24,7 +26,7 @@ export interface DiscoveryEntry {
 /** Countries whose accountInfo.bankName must be one of the catalogue's names (spec: PH, NG, ZA). */
 export const countriesRequiringBankName: readonly string[] = Object.freeze(['PH', 'NG', 'ZA']);
 
-const CATALOGUE_DIR = new URL('./catalogue/', import.meta.url);
+const CATALOGUE_DIR = pathToFileURL(`${projectPath('src', 'modules', 'discoveries', 'catalogue')}/`);
 
 function checkEntry(raw: unknown, file: string, index: number): DiscoveryEntry {
   const where = `${file}[${index}]`;
