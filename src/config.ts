@@ -28,7 +28,10 @@ export interface Config {
   publicUrl: string;
   /** Run background workers in this process (webhook delivery, expiries, sandbox timers). */
   workers: boolean;
-  /** Let webhooks reach private addresses (self-hosted receivers on an internal network); never cloud metadata. */
+  /**
+   * Let webhooks reach loopback and private addresses (receivers on the same machine or an internal
+   * network); never cloud metadata. Default: true only when HOST is a loopback address.
+   */
   webhookAllowPrivateAddresses: boolean;
   /** Webhook deliveries this node runs at once (each may wait up to 10 s on a slow receiver). */
   webhookConcurrency: number;
@@ -74,6 +77,12 @@ function trustProxy(raw: string | undefined, problems: string[]): boolean | numb
   return false;
 }
 
+/** True when HOST binds the loopback interface only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const host = env.HOST || '127.0.0.1';
@@ -93,7 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[^\s@]{1,64}@[^\s@]{1,253}$/.test(adminEmail)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_EMAIL must be an email address');
   const adminPassword = env.CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && (adminPassword.length < 12 || adminPassword.length > 256)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD must be 12 to 256 characters');
-  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || 'false';
+  // A server reachable only from its own machine (the laptop case) may call receivers there too;
+  // one listening on a network interface is hosted, and must not be made to call inside it.
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || String(isLoopbackHost(host));
   if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push('WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false');
   const ratesFile = env.RATES_FILE || undefined;
   const ratesUrl = env.RATES_URL || undefined;
