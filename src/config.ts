@@ -19,6 +19,13 @@ export interface Config {
   bootstrapAdminPassword?: string;
   /** How long a dashboard sign-in lasts. */
   dashboardSessionTtlMs: number;
+  /** Dashboard sign-in attempts one client address may make per window (0 turns the limit off). */
+  dashboardSignInLimitPerAddress: number;
+  /** Dashboard sign-in attempts for one email per window, from any address (0 turns the limit off). */
+  dashboardSignInLimitPerAccount: number;
+  dashboardSignInWindowMs: number;
+  /** Password hashes (argon2, ~100 ms of a thread-pool thread each) run at once; a few more may wait. */
+  dashboardHashConcurrency: number;
   /** How long a verified credential is trusted without asking the database again. */
   authCacheTtlMs: number;
   bodyLimitBytes: number;
@@ -123,6 +130,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminEmail: adminEmail,
     bootstrapAdminPassword: adminPassword,
     dashboardSessionTtlMs: integer(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 720, problems) * 3_600_000,
+    dashboardSignInLimitPerAddress: integer(env, 'DASHBOARD_SIGN_IN_LIMIT_PER_ADDRESS', 20, 0, 1_000_000, problems),
+    dashboardSignInLimitPerAccount: integer(env, 'DASHBOARD_SIGN_IN_LIMIT_PER_ACCOUNT', 10, 0, 1_000_000, problems),
+    dashboardSignInWindowMs: integer(env, 'DASHBOARD_SIGN_IN_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
+    dashboardHashConcurrency: integer(env, 'DASHBOARD_HASH_CONCURRENCY', 2, 1, 64, problems),
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60_000, problems),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
     umaBaseDomain: env.UMA_BASE_DOMAIN || 'uma.localhost',

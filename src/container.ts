@@ -119,7 +119,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     authenticator,
     idempotency,
     /** Dashboard users and sessions (src/dashboard). */
-    dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs }),
+    dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs, hashConcurrency: config.dashboardHashConcurrency }),
     ledger,
     services: { ...services, ...payments.services, receiver, incoming: incoming.service },
     /** Incoming payments: processNext() runs due approval deadlines (worker). */
