@@ -25,6 +25,7 @@ import { createFx } from './modules/quotes/pricing.js';
 import { createRails } from './rails/index.js';
 import { createReceiverService } from './modules/receiver/service.js';
 import { createResolver } from './modules/receiver/resolver.js';
+import type { DomainProofNetwork } from './modules/config/uma-domain.js';
 import { createIncoming } from './modules/incoming/index.js';
 
 export interface Overrides {
@@ -33,6 +34,8 @@ export interface Overrides {
   db?: Database;
   /** DNS answers for webhook URL checks (SSRF tests); the system resolver otherwise. */
   webhookResolve?: (host: string) => Promise<string[]>;
+  /** How UMA domains are proven (HTTPS fetch, DNS TXT); the network otherwise. */
+  domainProof?: DomainProofNetwork;
 }
 
 /** The database URL the config points at: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
@@ -90,7 +93,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const services = {
     platforms: createPlatformService({ db, clock, umaBaseDomain: config.umaBaseDomain }),
     tokens: createTokenService({ db, clock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
-    config: createConfigService({ db, clock, keys: webhooks.keys, worker: webhooks.worker }),
+    config: createConfigService({ db, clock, keys: webhooks.keys, worker: webhooks.worker, umaBaseDomain: config.umaBaseDomain, domainProof: overrides.domainProof }),
     webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
     customers,
     beneficialOwners,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { buildApp, API_PREFIX } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type Overrides } from '../../src/container.js';
 import type { Clock } from '../../src/common/clock.js';
 import type { Environment, Permission } from '../../src/common/scope.js';
 import { dropPostgresSchema, openDatabase, randomSchemaName, type Database } from '../../src/db/database.js';
@@ -50,10 +50,10 @@ export function basic(clientId: string, clientSecret: string): string {
 }
 
 /** Builds the app in-process on a fresh database; closes everything after the file's tests. */
-export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]> } = {}): Promise<TestContext> {
+export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]>; domainProof?: Overrides['domainProof'] } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', ...opts.env });
-  const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve });
+  const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve, domainProof: opts.domainProof });
   const app = await buildApp(container);
 
   async function newPlatform(name = 'Test platform'): Promise<TestPlatform> {
