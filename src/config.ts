@@ -47,6 +47,10 @@ export interface Config {
   /** PRODUCTION rates: a JSON document in a file (re-read when it changes) or at a URL (polled). */
   ratesFile?: string;
   ratesUrl?: string;
+  /** Authorization header sent to RATES_URL (a rate provider's key); never logged. */
+  ratesAuthorization?: string;
+  /** Refuse a RATES_URL document that moves any rate by more than this percentage from the last accepted one. */
+  ratesMaxChangePercent?: number;
   ratesPollIntervalMs: number;
   /** Quotes are refused (503 RATES_STALE) when the rates document is older than this. */
   ratesMaxAgeMs: number;
@@ -116,7 +120,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ratesFile = env.RATES_FILE || undefined;
   const ratesUrl = env.RATES_URL || undefined;
   if (ratesFile && ratesUrl) problems.push('set RATES_FILE or RATES_URL, not both');
-  if (ratesUrl && !/^https?:\/\//.test(ratesUrl)) problems.push('RATES_URL must be an http:// or https:// URL');
+  // Production prices come from RATES_URL: plain http could be rewritten by anyone on the path.
+  if (ratesUrl && !/^https:\/\//i.test(ratesUrl)) problems.push('RATES_URL must be an https:// URL');
+  const ratesAuthorization = env.RATES_AUTHORIZATION || undefined;
+  if (ratesAuthorization !== undefined && (ratesAuthorization.length > 4096 || /[\r\n\0]/.test(ratesAuthorization))) problems.push('RATES_AUTHORIZATION must be one line of at most 4096 characters');
+  const maxChange = env.RATES_MAX_CHANGE_PERCENT || undefined;
+  const ratesMaxChangePercent = maxChange === undefined ? undefined : Number(maxChange);
+  if (maxChange !== undefined && (!/^\d{1,4}(\.\d{1,4})?$/.test(maxChange) || !(Number(maxChange) > 0) || Number(maxChange) > 1000)) {
+    problems.push(`RATES_MAX_CHANGE_PERCENT must be a number above 0 and at most 1000 (got "${maxChange}")`);
+  }
   const config: Config = {
     host,
     port,
@@ -144,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feesFile: env.FEES_FILE ? path.resolve(env.FEES_FILE) : undefined,
     ratesFile: ratesFile ? path.resolve(ratesFile) : undefined,
     ratesUrl,
+    ratesAuthorization,
+    ratesMaxChangePercent,
     ratesPollIntervalMs: integer(env, 'RATES_POLL_INTERVAL_MS', 60_000, 1000, 86_400_000, problems),
     ratesMaxAgeMs: integer(env, 'RATES_MAX_AGE_MS', 600_000, 1000, 7 * 86_400_000, problems),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000, problems),

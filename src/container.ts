@@ -26,6 +26,7 @@ import { createRails } from './rails/index.js';
 import { createReceiverService } from './modules/receiver/service.js';
 import { createResolver } from './modules/receiver/resolver.js';
 import type { DomainProofNetwork } from './modules/config/uma-domain.js';
+import { setRateUrlPolicy } from './fx/rates.js';
 import { createIncoming } from './modules/incoming/index.js';
 
 export interface Overrides {
@@ -103,6 +104,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   };
 
   // Quotes, transfers and transactions: FX pricing, the payment engine and the rails (src/rails).
+  setRateUrlPolicy({ authorization: config.ratesAuthorization, maxChangePercent: config.ratesMaxChangePercent });
   const fx = createFx(config, clock, (err) => process.emitWarning(`rates: ${err.message}`));
   const payments = createPayments({
     db, clock, cursors, jobs, ledger, fx, events: webhooks.outbox, rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),

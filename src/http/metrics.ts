@@ -1,10 +1,12 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ratesDocumentsRefused } from '../fx/rates.js';
 import type { App } from './types.js';
 
 /** Prometheus metrics at /metrics: request counts and latency by route, plus process metrics. */
 export function registerMetrics(app: App): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registry.registerMetric(ratesDocumentsRefused);
   const requests = new Counter({ name: 'corridor_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const duration = new Histogram({
     name: 'corridor_http_request_duration_seconds',
