@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { decodeKek } from './secrets/kek.js';
 
 /** Every setting of the service, read from the environment once. With nothing set, an embedded sandbox runs. */
 export interface Config {
@@ -54,6 +55,12 @@ export interface Config {
   ratesPollIntervalMs: number;
   /** Quotes are refused (503 RATES_STALE) when the rates document is older than this. */
   ratesMaxAgeMs: number;
+  /** Key-encryption key (base64 of 32 bytes) for secrets at rest; see src/secrets/kek.ts. */
+  kek?: string;
+  /** A file holding the key-encryption key (a mounted secret). */
+  kekFile?: string;
+  /** Earlier key-encryption keys, only to open values during a rotation. */
+  kekPrevious?: string[];
   /** Failed authentications one client address may make per window before it gets 429 (0 turns the limit off). */
   authFailureLimit: number;
   authFailureWindowMs: number;
@@ -129,6 +136,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (maxChange !== undefined && (!/^\d{1,4}(\.\d{1,4})?$/.test(maxChange) || !(Number(maxChange) > 0) || Number(maxChange) > 1000)) {
     problems.push(`RATES_MAX_CHANGE_PERCENT must be a number above 0 and at most 1000 (got "${maxChange}")`);
   }
+  const kek = env.CORRIDOR_KEK || undefined;
+  if (kek !== undefined && !decodeKek(kek)) problems.push('CORRIDOR_KEK must be base64 of 32 bytes (openssl rand -base64 32)');
+  const kekFile = env.CORRIDOR_KEK_FILE ? path.resolve(env.CORRIDOR_KEK_FILE) : undefined;
+  if (kek && kekFile) problems.push('set CORRIDOR_KEK or CORRIDOR_KEK_FILE, not both');
+  const kekPrevious = env.CORRIDOR_KEK_PREVIOUS ? env.CORRIDOR_KEK_PREVIOUS.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+  if (kekPrevious?.some((k) => !decodeKek(k))) problems.push('CORRIDOR_KEK_PREVIOUS must be base64 keys of 32 bytes, separated by commas');
   const config: Config = {
     host,
     port,
@@ -160,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ratesMaxChangePercent,
     ratesPollIntervalMs: integer(env, 'RATES_POLL_INTERVAL_MS', 60_000, 1000, 86_400_000, problems),
     ratesMaxAgeMs: integer(env, 'RATES_MAX_AGE_MS', 600_000, 1000, 7 * 86_400_000, problems),
+    kek,
+    kekFile,
+    kekPrevious,
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000, problems),
     authFailureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY, problems),

@@ -27,6 +27,7 @@ import { createReceiverService } from './modules/receiver/service.js';
 import { createResolver } from './modules/receiver/resolver.js';
 import type { DomainProofNetwork } from './modules/config/uma-domain.js';
 import { setRateUrlPolicy } from './fx/rates.js';
+import { loadSecrets, type Secrets } from './secrets/kek.js';
 import { createIncoming } from './modules/incoming/index.js';
 
 export interface Overrides {
@@ -37,6 +38,8 @@ export interface Overrides {
   webhookResolve?: (host: string) => Promise<string[]>;
   /** How UMA domains are proven (HTTPS fetch, DNS TXT); the network otherwise. */
   domainProof?: DomainProofNetwork;
+  /** Secrets at rest (tests); otherwise sealed with the configured key-encryption key. */
+  secrets?: Secrets;
 }
 
 /** The database URL the config points at: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
@@ -86,7 +89,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     pendingKinds.add(job.kind);
   };
   const jobs = createJobQueue({ db, clock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters });
-  const webhooks = createWebhookDelivery({ db, clock, jobs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve });
+  const secrets = overrides.secrets ?? loadSecrets(config);
+  const webhooks = createWebhookDelivery({ db, clock, jobs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
   const ledger = createLedger({ db, clock });
 
   const customers = createCustomerService({ db, clock, cursors });
@@ -98,7 +102,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
     customers,
     beneficialOwners,
-    documents: createDocumentService({ db, clock, cursors, customers, beneficialOwners }),
+    documents: createDocumentService({ db, clock, cursors, customers, beneficialOwners, secrets }),
     internalAccounts: createInternalAccountService({ db, clock, cursors, ledger }),
     externalAccounts: createExternalAccountService({ db, clock, cursors, customers }),
   };
@@ -123,6 +127,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     cursors,
     authenticator,
     idempotency,
+    /** Seals secrets at rest (webhook private keys, document bytes) with the key-encryption key. */
+    secrets,
     /** Dashboard users and sessions (src/dashboard). */
     dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs, hashConcurrency: config.dashboardHashConcurrency }),
     ledger,

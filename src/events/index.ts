@@ -5,6 +5,7 @@
 import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { JobQueue } from '../db/jobs.js';
+import type { Sealer } from '../secrets/envelope.js';
 import { createWebhookKeys } from './keys.js';
 import { createOutbox } from './outbox.js';
 import { createDeliveryWorker } from './worker.js';
@@ -19,8 +20,10 @@ export function createWebhookDelivery(deps: {
   allowPrivate: boolean;
   resolve?: (host: string) => Promise<string[]>;
   random?: () => number;
+  /** Seals the signing keys at rest. */
+  secrets: Sealer;
 }) {
-  const keys = createWebhookKeys({ db: deps.db, clock: deps.clock });
+  const keys = createWebhookKeys({ db: deps.db, clock: deps.clock, secrets: deps.secrets });
   const outbox = createOutbox({ clock: deps.clock, jobs: deps.jobs });
   const worker = createDeliveryWorker({ ...deps, keys });
   return { keys, outbox, worker };

@@ -14,6 +14,9 @@ import { PG_URL, dialect } from './env.js';
 
 export { PG_URL, dialect };
 
+/** The key-encryption key of in-process tests (base64 of 32 bytes). */
+export const TEST_KEK = Buffer.alloc(32, 7).toString('base64');
+
 /** A fresh, empty database of the dialect under test (its own PostgreSQL schema). */
 export async function freshDatabase(): Promise<{ db: Database; url: string; schema?: string; drop: () => Promise<void> }> {
   if (dialect === 'postgres') {
@@ -52,7 +55,8 @@ export function basic(clientId: string, clientSecret: string): string {
 /** Builds the app in-process on a fresh database; closes everything after the file's tests. */
 export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]>; domainProof?: Overrides['domainProof'] } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
-  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', ...opts.env });
+  // A fixed key-encryption key: the data directory does not exist, so none could be generated there.
+  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', CORRIDOR_KEK: TEST_KEK, ...opts.env });
   const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve, domainProof: opts.domainProof });
   const app = await buildApp(container);
 
