@@ -14,6 +14,8 @@ export function registerSecretCommands(program: Command) {
     .option('--json', 'print the report as JSON')
     .action(async (opts: { generate?: boolean; json?: boolean }) => {
       await withContainer(async (c) => {
+        // Sealing everything with a key that dies with this process would lose every secret.
+        if (c.secrets.source === 'this process only') program.error(`no key-encryption key: set CORRIDOR_KEK or CORRIDOR_KEK_FILE, or run where ${c.config.dataDir} is writable`);
         let report;
         try {
           report = opts.generate ? await rotateEmbeddedKek(c.db, c.secrets) : await resealAll(c.db, c.secrets);
