@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { resolveTxt as systemResolveTxt } from 'node:dns/promises';
 import type { Scope } from '../../common/scope.js';
 import type { Executor } from '../../db/database.js';
+import https from 'node:https';
+import { pinnedLookup } from '../../events/http-delivery.js';
 import { checkWebhookUrl } from '../../events/url-guard.js';
 
 export const WELL_KNOWN_PATH = '/.well-known/corridor-uma-domain.txt';
@@ -75,23 +77,33 @@ export function underBaseDomain(domain: string, baseDomain: string): boolean {
   return host === base || host.endsWith(`.${base}`);
 }
 
-/** The system network: a GET refused for private addresses (SSRF), no redirects, bounded. */
+/**
+ * The system network. The proof URL is the platform's choice, so the GET goes through the webhook
+ * guard (public addresses only, in every environment) and connects to the address the guard
+ * checked (no second DNS answer), follows no redirect, reads at most 1 KiB within 5 s.
+ */
 export const systemProofNetwork: DomainProofNetwork = {
   async fetchText(url) {
     const check = await checkWebhookUrl(url, { environment: 'PRODUCTION', allowPrivate: false });
     if (!check.ok) throw new Error(check.reason);
-    const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    const reader = res.body?.getReader();
-    const chunks: Uint8Array[] = [];
-    let received = 0;
-    while (reader && received < MAX_PROOF_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-    }
-    await reader?.cancel().catch(() => undefined);
-    return { status: res.status, body: Buffer.concat(chunks).subarray(0, MAX_PROOF_BYTES).toString('utf8') };
+    return new Promise((resolve, reject) => {
+      const req = https.get(check.url, { agent: false, lookup: pinnedLookup(check.addresses), signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { 'user-agent': 'Corridor-UMA-domain-check/1' } }, (res) => {
+        const chunks: Buffer[] = [];
+        let received = 0;
+        const done = () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_PROOF_BYTES).toString('utf8') });
+        };
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          received += chunk.length;
+          if (received >= MAX_PROOF_BYTES) done();
+        });
+        res.on('end', done);
+        res.on('error', (e) => reject(e));
+      });
+      req.on('error', (e) => reject(new Error((e as NodeJS.ErrnoException).code ?? 'request failed')));
+    });
   },
   resolveTxt: (name) => systemResolveTxt(name),
 };
