@@ -13,6 +13,7 @@ import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashbo
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
 import { addExamples } from './http/openapi.js';
+import { failureKey } from './http/auth.js';
 import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
@@ -107,24 +108,25 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     if (route.method === 'POST') route.handler = container.idempotency.wrap(route.handler as never, config.idempotency) as never;
   });
 
-  // Failed authentications are limited per client address (src/http/rate-limit.ts).
+  // Failed authentications are limited per client address and client id (src/http/rate-limit.ts).
   const authFailures = createFailureLimiter({ limit: container.config.authFailureLimit, windowMs: container.config.authFailureWindowMs });
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     if (!req.routeOptions.url?.startsWith(API_PREFIX) || config.permission === 'PUBLIC' || !config.permission) return;
-    const retryAfter = authFailures.retryAfterSeconds(req.ip);
-    if (retryAfter > 0) {
-      reply.header('Retry-After', String(retryAfter));
-      throw commonErrors.RATE_LIMITED({ reason: 'too many failed authentications from this address', retryAfterSeconds: retryAfter });
-    }
     // Without an Authorization header, the dashboard's session cookie may authenticate (src/dashboard).
     const auth =
       req.headers.authorization === undefined
         ? await authenticateSession(container.dashboard, req, container.config.publicUrl)
         : await container.authenticator.authenticate(req.headers.authorization);
     if (!auth) {
-      // A presented credential (header or session cookie) that failed counts; no credential at all does not.
-      if (req.headers.authorization !== undefined || req.cookies?.[SESSION_COOKIE]) authFailures.fail(req.ip);
+      // A presented credential that failed counts; no credential at all does not. One that verifies is never refused.
+      const key = failureKey(req.ip, req.headers.authorization, req.cookies?.[SESSION_COOKIE]);
+      const retryAfter = key === undefined ? 0 : authFailures.retryAfterSeconds(key);
+      if (retryAfter > 0) {
+        reply.header('Retry-After', String(retryAfter));
+        throw commonErrors.RATE_LIMITED({ reason: 'too many failed authentications from this address with this client id', retryAfterSeconds: retryAfter });
+      }
+      if (key !== undefined) authFailures.fail(key);
       throw commonErrors.UNAUTHORIZED();
     }
     if (!allows(auth.permissions, config.permission)) {

@@ -57,3 +57,50 @@ export async function bootstrap(container: Container): Promise<BootstrapCredenti
   }
   return credentials;
 }
+
+/**
+ * What the first start prints about the credentials it made. The secret and the password go only
+ * to a terminal (a person reading it once); with stdout piped into a log collector the lines say
+ * where credentials.json is, so no secret lands in a log store.
+ */
+export function firstStartLines(credentials: BootstrapCredentials, opts: { terminal: boolean; dataDir: string; base: string }): string[] {
+  const file = path.join(opts.dataDir, 'credentials.json');
+  if (!opts.terminal) {
+    return [
+      '',
+      'First start: created a platform, a SANDBOX token with every permission and a dashboard ADMIN.',
+      `  platformId:   ${credentials.platformId}`,
+      `  clientId:     ${credentials.clientId}`,
+      `  The client secret and the dashboard password are in ${file} (readable only by this user; they are`,
+      '  not printed because this output is not a terminal). Delete the file once they are kept elsewhere:',
+      '  npx corridor credentials delete',
+    ];
+  }
+  return [
+    '',
+    'First start: created a platform and a SANDBOX token with every permission.',
+    `  platformId:   ${credentials.platformId}`,
+    `  clientId:     ${credentials.clientId}`,
+    `  clientSecret: ${credentials.clientSecret}`,
+    '',
+    '  Dashboard sign-in (ADMIN of this platform):',
+    `  email:        ${credentials.dashboardEmail}`,
+    `  password:     ${credentials.dashboardPassword}`,
+    `  (also saved to ${file}, readable only by you; the secret and the password are not shown again;`,
+    '  delete the file once they are kept elsewhere: npx corridor credentials delete)',
+    '',
+    `  curl -u '${credentials.clientId}:${credentials.clientSecret}' ${opts.base}/customers`,
+  ];
+}
+
+/** `npx corridor credentials delete`: removes credentials.json; false when there was none. */
+export function deleteCredentialsFile(dataDir: string): { file: string; deleted: boolean } {
+  const file = path.join(dataDir, 'credentials.json');
+  try {
+    fs.rmSync(file);
+    return { file, deleted: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { file, deleted: false };
+    throw e;
+  }
+}

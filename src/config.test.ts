@@ -20,4 +20,13 @@ describe('loadConfig', () => {
       expect(msg).toContain('CORRIDOR_BOOTSTRAP_CLIENT_SECRET');
     }
   });
+
+  it('allows private webhook addresses by default only when the server listens on loopback only', () => {
+    for (const HOST of ['127.0.0.1', '::1', '[::1]', 'localhost', '127.0.0.2']) expect(loadConfig({ HOST }).webhookAllowPrivateAddresses).toBe(true);
+    expect(loadConfig({}).webhookAllowPrivateAddresses).toBe(true); // HOST defaults to 127.0.0.1
+    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', 'corridor.internal']) expect(loadConfig({ HOST }).webhookAllowPrivateAddresses).toBe(false);
+    expect(loadConfig({ HOST: '0.0.0.0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }).webhookAllowPrivateAddresses).toBe(true);
+    expect(loadConfig({ HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' }).webhookAllowPrivateAddresses).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' })).toThrowError(/WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
+  });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { decodeKek } from './secrets/kek.js';
 
 /** Every setting of the service, read from the environment once. With nothing set, an embedded sandbox runs. */
 export interface Config {
@@ -19,6 +20,13 @@ export interface Config {
   bootstrapAdminPassword?: string;
   /** How long a dashboard sign-in lasts. */
   dashboardSessionTtlMs: number;
+  /** Dashboard sign-in attempts one client address may make per window (0 turns the limit off). */
+  dashboardSignInLimitPerAddress: number;
+  /** Dashboard sign-in attempts for one email per window, from any address (0 turns the limit off). */
+  dashboardSignInLimitPerAccount: number;
+  dashboardSignInWindowMs: number;
+  /** Password hashes (argon2, ~100 ms of a thread-pool thread each) run at once; a few more may wait. */
+  dashboardHashConcurrency: number;
   /** How long a verified credential is trusted without asking the database again. */
   authCacheTtlMs: number;
   /** How long a platform's configuration read for a payment is reused; PATCH /config refreshes it at once on its own node. */
@@ -30,7 +38,10 @@ export interface Config {
   publicUrl: string;
   /** Run background workers in this process (webhook delivery, expiries, sandbox timers). */
   workers: boolean;
-  /** Let webhooks reach private addresses (self-hosted receivers on an internal network); never cloud metadata. */
+  /**
+   * Let webhooks reach loopback and private addresses (receivers on the same machine or an internal
+   * network); never cloud metadata. Default: true only when HOST is a loopback address.
+   */
   webhookAllowPrivateAddresses: boolean;
   /** Webhook deliveries this node runs at once (each may wait up to 10 s on a slow receiver). */
   webhookConcurrency: number;
@@ -39,9 +50,19 @@ export interface Config {
   /** PRODUCTION rates: a JSON document in a file (re-read when it changes) or at a URL (polled). */
   ratesFile?: string;
   ratesUrl?: string;
+  /** Authorization header sent to RATES_URL (a rate provider's key); never logged. */
+  ratesAuthorization?: string;
+  /** Refuse a RATES_URL document that moves any rate by more than this percentage from the last accepted one. */
+  ratesMaxChangePercent?: number;
   ratesPollIntervalMs: number;
   /** Quotes are refused (503 RATES_STALE) when the rates document is older than this. */
   ratesMaxAgeMs: number;
+  /** Key-encryption key (base64 of 32 bytes) for secrets at rest; see src/secrets/kek.ts. */
+  kek?: string;
+  /** A file holding the key-encryption key (a mounted secret). */
+  kekFile?: string;
+  /** Earlier key-encryption keys, only to open values during a rotation. */
+  kekPrevious?: string[];
   /** Failed authentications one client address may make per window before it gets 429 (0 turns the limit off). */
   authFailureLimit: number;
   authFailureWindowMs: number;
@@ -76,6 +97,12 @@ function trustProxy(raw: string | undefined, problems: string[]): boolean | numb
   return false;
 }
 
+/** True when HOST binds the loopback interface only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const host = env.HOST || '127.0.0.1';
@@ -95,12 +122,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[^\s@]{1,64}@[^\s@]{1,253}$/.test(adminEmail)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_EMAIL must be an email address');
   const adminPassword = env.CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && (adminPassword.length < 12 || adminPassword.length > 256)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD must be 12 to 256 characters');
-  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || 'false';
+  // A server reachable only from its own machine (the laptop case) may call receivers there too;
+  // one listening on a network interface is hosted, and must not be made to call inside it.
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || String(isLoopbackHost(host));
   if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push('WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false');
   const ratesFile = env.RATES_FILE || undefined;
   const ratesUrl = env.RATES_URL || undefined;
   if (ratesFile && ratesUrl) problems.push('set RATES_FILE or RATES_URL, not both');
-  if (ratesUrl && !/^https?:\/\//.test(ratesUrl)) problems.push('RATES_URL must be an http:// or https:// URL');
+  // Production prices come from RATES_URL: plain http could be rewritten by anyone on the path.
+  if (ratesUrl && !/^https:\/\//i.test(ratesUrl)) problems.push('RATES_URL must be an https:// URL');
+  const ratesAuthorization = env.RATES_AUTHORIZATION || undefined;
+  if (ratesAuthorization !== undefined && (ratesAuthorization.length > 4096 || /[\r\n\0]/.test(ratesAuthorization))) problems.push('RATES_AUTHORIZATION must be one line of at most 4096 characters');
+  const maxChange = env.RATES_MAX_CHANGE_PERCENT || undefined;
+  const ratesMaxChangePercent = maxChange === undefined ? undefined : Number(maxChange);
+  if (maxChange !== undefined && (!/^\d{1,4}(\.\d{1,4})?$/.test(maxChange) || !(Number(maxChange) > 0) || Number(maxChange) > 1000)) {
+    problems.push(`RATES_MAX_CHANGE_PERCENT must be a number above 0 and at most 1000 (got "${maxChange}")`);
+  }
+  const kek = env.CORRIDOR_KEK || undefined;
+  if (kek !== undefined && !decodeKek(kek)) problems.push('CORRIDOR_KEK must be base64 of 32 bytes (openssl rand -base64 32)');
+  const kekFile = env.CORRIDOR_KEK_FILE ? path.resolve(env.CORRIDOR_KEK_FILE) : undefined;
+  if (kek && kekFile) problems.push('set CORRIDOR_KEK or CORRIDOR_KEK_FILE, not both');
+  const kekPrevious = env.CORRIDOR_KEK_PREVIOUS ? env.CORRIDOR_KEK_PREVIOUS.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+  if (kekPrevious?.some((k) => !decodeKek(k))) problems.push('CORRIDOR_KEK_PREVIOUS must be base64 keys of 32 bytes, separated by commas');
   const config: Config = {
     host,
     port,
@@ -114,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminEmail: adminEmail,
     bootstrapAdminPassword: adminPassword,
     dashboardSessionTtlMs: integer(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 720, problems) * 3_600_000,
+    dashboardSignInLimitPerAddress: integer(env, 'DASHBOARD_SIGN_IN_LIMIT_PER_ADDRESS', 20, 0, 1_000_000, problems),
+    dashboardSignInLimitPerAccount: integer(env, 'DASHBOARD_SIGN_IN_LIMIT_PER_ACCOUNT', 10, 0, 1_000_000, problems),
+    dashboardSignInWindowMs: integer(env, 'DASHBOARD_SIGN_IN_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
+    dashboardHashConcurrency: integer(env, 'DASHBOARD_HASH_CONCURRENCY', 2, 1, 64, problems),
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, 0, 60_000, problems),
     configCacheTtlMs: integer(env, 'CONFIG_CACHE_TTL_MS', 1000, 0, 60_000, problems),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
@@ -125,8 +172,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feesFile: env.FEES_FILE ? path.resolve(env.FEES_FILE) : undefined,
     ratesFile: ratesFile ? path.resolve(ratesFile) : undefined,
     ratesUrl,
+    ratesAuthorization,
+    ratesMaxChangePercent,
     ratesPollIntervalMs: integer(env, 'RATES_POLL_INTERVAL_MS', 60_000, 1000, 86_400_000, problems),
     ratesMaxAgeMs: integer(env, 'RATES_MAX_AGE_MS', 600_000, 1000, 7 * 86_400_000, problems),
+    kek,
+    kekFile,
+    kekPrevious,
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000, problems),
     authFailureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY, problems),

@@ -26,6 +26,9 @@ import { createFx } from './modules/quotes/pricing.js';
 import { createRails } from './rails/index.js';
 import { createReceiverService } from './modules/receiver/service.js';
 import { createResolver } from './modules/receiver/resolver.js';
+import type { DomainProofNetwork } from './modules/config/uma-domain.js';
+import { setRateUrlPolicy } from './fx/rates.js';
+import { loadSecrets, type Secrets } from './secrets/kek.js';
 import { createIncoming } from './modules/incoming/index.js';
 
 export interface Overrides {
@@ -34,6 +37,10 @@ export interface Overrides {
   db?: Database;
   /** DNS answers for webhook URL checks (SSRF tests); the system resolver otherwise. */
   webhookResolve?: (host: string) => Promise<string[]>;
+  /** How UMA domains are proven (HTTPS fetch, DNS TXT); the network otherwise. */
+  domainProof?: DomainProofNetwork;
+  /** Secrets at rest (tests); otherwise sealed with the configured key-encryption key. */
+  secrets?: Secrets;
 }
 
 /** The database URL the config points at: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
@@ -83,9 +90,10 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     pendingKinds.add(job.kind);
   };
   const jobs = createJobQueue({ db, clock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters });
+  const secrets = overrides.secrets ?? loadSecrets(config);
   // Platform configurations as payments read them, reused for a moment (PATCH /config refreshes).
   const configs = createConfigCache({ db, ttlMs: config.configCacheTtlMs });
-  const webhooks = createWebhookDelivery({ db, clock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve });
+  const webhooks = createWebhookDelivery({ db, clock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
   const ledger = createLedger({ db, clock });
 
   const customers = createCustomerService({ db, clock, cursors });
@@ -93,16 +101,17 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const services = {
     platforms: createPlatformService({ db, clock, umaBaseDomain: config.umaBaseDomain }),
     tokens: createTokenService({ db, clock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
-    config: createConfigService({ db, clock, configs, keys: webhooks.keys, worker: webhooks.worker }),
+    config: createConfigService({ db, clock, configs, keys: webhooks.keys, worker: webhooks.worker, umaBaseDomain: config.umaBaseDomain, domainProof: overrides.domainProof }),
     webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
     customers,
     beneficialOwners,
-    documents: createDocumentService({ db, clock, cursors, customers, beneficialOwners }),
+    documents: createDocumentService({ db, clock, cursors, customers, beneficialOwners, secrets }),
     internalAccounts: createInternalAccountService({ db, clock, cursors, ledger }),
     externalAccounts: createExternalAccountService({ db, clock, cursors, customers }),
   };
 
   // Quotes, transfers and transactions: FX pricing, the payment engine and the rails (src/rails).
+  setRateUrlPolicy({ authorization: config.ratesAuthorization, maxChangePercent: config.ratesMaxChangePercent });
   const fx = createFx(config, clock, (err) => process.emitWarning(`rates: ${err.message}`));
   const payments = createPayments({
     db, clock, cursors, jobs, ledger, fx, events: webhooks.outbox, rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
@@ -121,8 +130,10 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     cursors,
     authenticator,
     idempotency,
+    /** Seals secrets at rest (webhook private keys, document bytes) with the key-encryption key. */
+    secrets,
     /** Dashboard users and sessions (src/dashboard). */
-    dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs }),
+    dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs, hashConcurrency: config.dashboardHashConcurrency }),
     ledger,
     services: { ...services, ...payments.services, receiver, incoming: incoming.service },
     /** Incoming payments: processNext() runs due approval deadlines (worker). */

@@ -1,5 +1,5 @@
 import { buildApp, API_PREFIX } from './app.js';
-import { bootstrap } from './bootstrap.js';
+import { bootstrap, firstStartLines } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { startWorkers } from './workers/index.js';
@@ -8,6 +8,12 @@ import { startWorkers } from './workers/index.js';
 async function main() {
   const config = loadConfig();
   const container = await createContainer(config);
+  if (container.secrets.source === 'this process only') {
+    // Whatever it sealed could not be opened after a restart: refuse rather than lose data.
+    process.stderr.write(`Corridor cannot keep a key-encryption key in ${config.dataDir}: set CORRIDOR_KEK or CORRIDOR_KEK_FILE (docs/operations.md)\n`);
+    await container.close();
+    process.exit(1);
+  }
   const credentials = await bootstrap(container);
   const app = await buildApp(container, {
     logger: {
@@ -26,22 +32,7 @@ async function main() {
     `  Dashboard: ${config.publicUrl}/dashboard/`,
     `  Database:  ${container.db.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'}`,
   ];
-  if (credentials) {
-    lines.push(
-      '',
-      'First start: created a platform and a SANDBOX token with every permission.',
-      `  platformId:   ${credentials.platformId}`,
-      `  clientId:     ${credentials.clientId}`,
-      `  clientSecret: ${credentials.clientSecret}`,
-      '',
-      '  Dashboard sign-in (ADMIN of this platform):',
-      `  email:        ${credentials.dashboardEmail}`,
-      `  password:     ${credentials.dashboardPassword}`,
-      `  (also saved to ${config.dataDir}/credentials.json, readable only by you; the secret and the password are not shown again)`,
-      '',
-      `  curl -u '${credentials.clientId}:${credentials.clientSecret}' ${base}/customers`,
-    );
-  }
+  if (credentials) lines.push(...firstStartLines(credentials, { terminal: process.stdout.isTTY === true, dataDir: config.dataDir, base }));
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
   let stopping = false;

@@ -98,22 +98,22 @@ describe('PATCH /config', () => {
     const created = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'c1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
     expect(created.status).toBe(201);
     const local = created.body.umaAddress.split('@')[0];
-    const res = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { umaDomain: 'Pay.Movers.example' } });
+    const res = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { umaDomain: 'Pay.Movers.uma.localhost' } });
     expect(res.status).toBe(200);
-    expect(res.body.umaDomain).toBe('pay.movers.example');
+    expect(res.body.umaDomain).toBe('pay.movers.uma.localhost');
     const after = await call(ctx, 'GET', `/customers/${created.body.id}`, { auth: p.auth });
-    expect(after.body.umaAddress).toBe(`${local}@pay.movers.example`);
+    expect(after.body.umaAddress).toBe(`${local}@pay.movers.uma.localhost`);
     // New customers use the new domain; an address on the old one is refused.
-    const next = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'c2', customerType: 'INDIVIDUAL', fullName: 'Bob', umaAddress: '$bob@pay.movers.example' } });
+    const next = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'c2', customerType: 'INDIVIDUAL', fullName: 'Bob', umaAddress: '$bob@pay.movers.uma.localhost' } });
     expect(next.status).toBe(201);
   });
 
   it('refuses a umaDomain another platform uses (409), changing nothing', async () => {
     const a = await ctx.newPlatform('A');
     const b = await ctx.newPlatform('B');
-    await call(ctx, 'PATCH', '/config', { auth: a.auth, body: { umaDomain: 'a.example' } });
+    await call(ctx, 'PATCH', '/config', { auth: a.auth, body: { umaDomain: 'a.uma.localhost' } });
     const before = (await call(ctx, 'GET', '/config', { auth: b.auth })).body;
-    expectError(await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { umaDomain: 'A.example', webhookEndpoint: 'http://127.0.0.1:9/x' } }), 409, 'UMA_DOMAIN_TAKEN');
+    expectError(await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { umaDomain: 'A.uma.localhost', webhookEndpoint: 'http://127.0.0.1:9/x' } }), 409, 'UMA_DOMAIN_TAKEN');
     expect((await call(ctx, 'GET', '/config', { auth: b.auth })).body).toEqual(before);
   });
 

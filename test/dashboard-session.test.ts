@@ -38,7 +38,8 @@ async function signIn(ctx: TestContext, email: string, password = PASSWORD): Pro
 
 describe('dashboard sessions', async () => {
   const clock = manualClock(new Date('2026-03-01T10:00:00.000Z'));
-  const ctx = await testContext({ clock });
+  // This file signs in many times from one address; the limits have their own tests.
+  const ctx = await testContext({ clock, env: { DASHBOARD_SIGN_IN_LIMIT_PER_ADDRESS: '0', DASHBOARD_SIGN_IN_LIMIT_PER_ACCOUNT: '0' } });
   const { dashboard } = ctx.container;
   const platformId = ctx.platform.platformId;
   await dashboard.createUser({ platformId, email: 'Admin@Example.com', role: 'ADMIN', password: PASSWORD });

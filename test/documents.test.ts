@@ -80,6 +80,14 @@ describe('documents', async () => {
       expect((await download(unicode.body.id)).headers['content-disposition']).toBe(`attachment; filename="Pa foto.PNG"; filename*=UTF-8''Pa%C3%9F%20foto.PNG`);
     });
 
+    it('keeps the first 1024 characters of a huge file name: "a", 65,000 spaces, "b.png" is stored as a.png', async () => {
+      const customer = await createCustomer(ctx);
+      const res = await uploadDocument(ctx, passport(customer.id), [png({ fileName: `a${' '.repeat(65_000)}b.png` })]);
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ contentType: 'image/png', fileName: 'a.png' });
+      expect((await download(res.body.id)).headers['content-disposition']).toBe(`attachment; filename="a.png"; filename*=UTF-8''a.png`);
+    });
+
     it('refuses a file that is not PDF, JPEG or PNG, an empty file and a missing file, storing nothing', async () => {
       const customer = await createCustomer(ctx);
       const html = Buffer.from('<html><script>alert(1)</script></html>');

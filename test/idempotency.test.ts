@@ -114,6 +114,31 @@ describe('Idempotency-Key (D5)', async () => {
     expect(token.status).toBe(201);
   });
 
+  it('is scoped by route and path parameters, not the raw URL: /customers and /customers/ are one request', async () => {
+    const body = individual();
+    const first = await call(ctx, 'POST', '/customers', { body, headers: { 'idempotency-key': 'k-slash' } });
+    expect(first.status).toBe(201);
+    const again = await call(ctx, 'POST', '/customers/', { body, headers: { 'idempotency-key': 'k-slash' } });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await count(body.platformCustomerId)).toBe(1);
+  });
+
+  it('a path parameter spelled two ways is one request; another parameter is another request', async () => {
+    const test = await call(ctx, 'POST', '/webhooks/test', { body: { url: 'http://127.0.0.1:9/hook' } });
+    const id: string = test.body.deliveryId;
+    const resend = await call(ctx, 'POST', `/webhooks/deliveries/${id}/resend`, { headers: { 'idempotency-key': 'k-param' } });
+    expect(resend.status).toBe(202);
+    const encoded = await call(ctx, 'POST', `/webhooks/deliveries/${id.replace(':', '%3A')}/resend/`, { headers: { 'idempotency-key': 'k-param' } });
+    expect(encoded.headers['idempotent-replayed']).toBe('true');
+    expect(encoded.body).toEqual(resend.body);
+    const log = await call(ctx, 'GET', '/webhooks/deliveries', { query: { limit: 100 } });
+    expect(log.body.data.filter((d: { resendOf: string | null }) => d.resendOf === id)).toHaveLength(1);
+    const other = await call(ctx, 'POST', `/webhooks/deliveries/${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}/resend`, { headers: { 'idempotency-key': 'k-param' } });
+    expectError(other, 404, 'DELIVERY_NOT_FOUND');
+  });
+
   it('refuses a malformed key', async () => {
     const err = expectError(await call(ctx, 'POST', '/customers', { body: individual(), headers: { 'idempotency-key': 'x'.repeat(300) } }), 400, 'INVALID_INPUT');
     expect(err.details.fields[0]).toMatchObject({ field: 'Idempotency-Key', in: 'header' });

@@ -2,6 +2,7 @@
 // log line of a request carries the request id the caller got back in X-Request-Id.
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, buildApp } from '../src/app.js';
+import { createUrlRateSource } from '../src/fx/rates.js';
 import { call, testContext } from './helpers/context.js';
 import { createCustomer } from './helpers/factories.js';
 
@@ -33,6 +34,14 @@ describe('observability', async () => {
     expect(sample(metrics, 'corridor_http_request_duration_seconds_count', { method: 'GET', route })).toBe(4);
     expect(sample(metrics, 'corridor_http_request_duration_seconds_bucket', { method: 'GET', route, le: '+Inf' })).toBe(4);
     expect(sample(metrics, 'corridor_http_request_duration_seconds_sum', { method: 'GET', route })).toBeGreaterThan(0);
+  });
+
+  it('/metrics counts refused production rate documents by reason', async () => {
+    const before = sample((await ctx.app.inject({ url: '/metrics' })).body, 'corridor_rates_documents_refused_total', { reason: 'unreachable' }) ?? 0;
+    const down = (async () => new Response('down', { status: 503 })) as unknown as typeof fetch;
+    const source = createUrlRateSource({ url: 'https://rates.example/', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: { now: () => new Date() }, fetch: down });
+    expect(await source.refresh()).toBe(false);
+    expect(sample((await ctx.app.inject({ url: '/metrics' })).body, 'corridor_rates_documents_refused_total', { reason: 'unreachable' })).toBe(before + 1);
   });
 
   it('log lines of a request carry the id sent back in X-Request-Id', async () => {

@@ -158,13 +158,14 @@ describe('security matrix over every route of the OpenAPI document', async () =>
   });
 });
 
-describe('failed authentications are limited per client address', async () => {
+describe('failed authentications are limited per client address and client id', async () => {
   const ctx = await testContext({ env: { AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' } });
-  const get = (remoteAddress: string, authorization?: string) =>
-    ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/customers`, remoteAddress, headers: authorization ? { authorization } : {} });
+  const get = (remoteAddress: string, authorization?: string, cookie?: string) =>
+    ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/customers`, remoteAddress, headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) } });
   const bad = basic('corr_test_000000000000000000000000', 'nope-nope-nope-nope-nope');
+  const otherBad = basic('corr_test_111111111111111111111111', 'nope-nope-nope-nope-nope');
 
-  it('answers 429 RATE_LIMITED with Retry-After after 5 failures, to that address only', async () => {
+  it('answers 429 RATE_LIMITED with Retry-After after 5 failures, to that address and client id only', async () => {
     for (let i = 0; i < 5; i++) expect((await get('203.0.113.7', bad)).statusCode).toBe(401);
     const limited = await get('203.0.113.7', bad);
     expect(limited.statusCode).toBe(429);
@@ -172,16 +173,29 @@ describe('failed authentications are limited per client address', async () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    // Even a correct credential waits: the limit gives a guesser no answer to learn from.
-    expect((await get('203.0.113.7', ctx.platform.auth)).statusCode).toBe(429);
-    expect((await get('198.51.100.9', ctx.platform.auth)).statusCode).toBe(200);
+    // Other clients behind the same address (a proxy, a NAT) are not locked out by the noisy one.
+    expect((await get('203.0.113.7', otherBad)).statusCode).toBe(401);
     expect((await get('198.51.100.9', bad)).statusCode).toBe(401);
   });
 
-  it('requests without credentials and successful ones do not count', async () => {
+  it('never refuses a credential that verifies, from a limited address and client id included', async () => {
+    const token = await ctx.container.services.tokens.issue({ platformId: ctx.platform.platformId, environment: 'SANDBOX', name: 'rotated', permissions: ['VIEW'] });
+    const wrongSecret = basic(token.row.client_id, 'an-old-secret-an-old-secret');
+    const right = basic(token.row.client_id, token.clientSecret);
+    // A client deployed with an old secret keeps failing; its corrected deployment shares its address.
+    for (let i = 0; i < 8; i++) await get('192.0.2.80', wrongSecret);
+    expect((await get('192.0.2.80', wrongSecret)).statusCode).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await get('192.0.2.80', right)).statusCode).toBe(200);
+    expect((await get('192.0.2.80', ctx.platform.auth)).statusCode).toBe(200);
+  });
+
+  it('requests without credentials and successful ones do not count; a stale session cookie is its own client', async () => {
     for (let i = 0; i < 20; i++) expect((await get('192.0.2.44')).statusCode).toBe(401);
     for (let i = 0; i < 20; i++) expect((await get('192.0.2.44', ctx.platform.auth)).statusCode).toBe(200);
     expect((await get('192.0.2.44', bad)).statusCode).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await get('192.0.2.45', undefined, 'corridor_session=expired-session-token')).statusCode).toBe(401);
+    expect((await get('192.0.2.45', undefined, 'corridor_session=expired-session-token')).statusCode).toBe(429);
+    expect((await get('192.0.2.45', bad)).statusCode).toBe(401);
   });
 });
 

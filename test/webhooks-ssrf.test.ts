@@ -49,15 +49,24 @@ async function send(n: Node, auth: string, method: 'PATCH' | 'POST', path: strin
   return { status: res.statusCode, body: res.json() };
 }
 
+// A hosted server (listening on every interface): private addresses are refused by default.
 let strict: Node;
 let prod: string;
 let sandbox: string;
+// A server on a laptop (listening on loopback only): its receivers live on the same machine.
+let laptop: Node;
+let laptopSandbox: string;
 beforeAll(async () => {
-  strict = await node();
+  strict = await node({ HOST: '0.0.0.0' });
   prod = await strict.token('PRODUCTION');
   sandbox = await strict.token('SANDBOX');
+  laptop = await node({ HOST: '127.0.0.1' });
+  laptopSandbox = await laptop.token('SANDBOX');
 });
-afterAll(() => strict.close());
+afterAll(async () => {
+  await strict.close();
+  await laptop.close();
+});
 
 // One address of each forbidden range, with the range name the refusal gives.
 const FORBIDDEN: Array<[string, string]> = [
@@ -118,14 +127,31 @@ describe('PRODUCTION refuses every forbidden range', () => {
   });
 });
 
-describe('SANDBOX', () => {
-  it('allows loopback (a receiver on your laptop) and http, but not other private ranges or metadata', async () => {
+describe('SANDBOX on a hosted server', () => {
+  it('refuses loopback and private ranges like PRODUCTION: a sandbox token cannot reach the server\'s own ports', async () => {
+    const local = await startWebhookReceiver(); // a service on the server's machine
+    for (const url of [local.url, 'http://127.0.0.1:5432/h', 'http://[::1]:3000/h', 'http://10.0.0.1/h', 'http://192.168.0.10/h', 'http://169.254.169.254/latest/meta-data']) {
+      const err = expectError(await send(strict, sandbox, 'PATCH', '/config', { webhookEndpoint: url }), 400, 'INVALID_INPUT');
+      expect(err.details.fields[0].field).toBe('webhookEndpoint');
+      expect(expectError(await send(strict, sandbox, 'POST', '/webhooks/test', { url }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('url');
+    }
+    expect(local.requests).toHaveLength(0);
+    await local.close();
+  });
+});
+
+describe('SANDBOX on a laptop (HOST on loopback, WEBHOOK_ALLOW_PRIVATE_ADDRESSES unset)', () => {
+  it('allows loopback (a receiver on your laptop) and http, never metadata', async () => {
     for (const url of ['http://127.0.0.1:3000/h', 'http://[::1]:3000/h']) {
-      expect((await send(strict, sandbox, 'PATCH', '/config', { webhookEndpoint: url })).status).toBe(200);
+      expect((await send(laptop, laptopSandbox, 'PATCH', '/config', { webhookEndpoint: url })).status).toBe(200);
     }
-    for (const url of ['http://10.0.0.1/h', 'http://192.168.0.10/h', 'http://169.254.169.254/latest/meta-data']) {
-      expectError(await send(strict, sandbox, 'PATCH', '/config', { webhookEndpoint: url }), 400, 'INVALID_INPUT');
-    }
+    expectError(await send(laptop, laptopSandbox, 'PATCH', '/config', { webhookEndpoint: 'http://169.254.169.254/latest/meta-data' }), 400, 'INVALID_INPUT');
+  });
+
+  it('an operator may refuse them there too (WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', async () => {
+    const closed = await node({ HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+    expectError(await send(closed, await closed.token('SANDBOX'), 'PATCH', '/config', { webhookEndpoint: 'http://127.0.0.1:3000/h' }), 400, 'INVALID_INPUT');
+    await closed.close();
   });
 });
 
@@ -148,47 +174,55 @@ describe('at delivery time', () => {
     const receiver = await startWebhookReceiver();
     dns.set('rebind.example.com', ['127.0.0.1']);
     const url = `http://rebind.example.com:${receiver.port}/webhooks`;
-    expect((await send(strict, sandbox, 'PATCH', '/config', { webhookEndpoint: url })).status).toBe(200);
-    dns.set('rebind.example.com', ['10.9.9.9']);
-    const scope = { platformId: await platformOf(strict), environment: 'SANDBOX' as const };
-    const { deliveryId } = await strict.container.db.tx(() => strict.container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: 'Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000001', payload: { transaction: {} } }));
-    expect(await strict.container.webhooks.worker.processNext()).toBe(true);
-    const log = await strict.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${deliveryId}`, headers: { authorization: sandbox } });
-    expect(log.json()).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: null, error: 'refused: address 10.9.9.9 is not allowed (private)' }] });
+    expect((await send(laptop, laptopSandbox, 'PATCH', '/config', { webhookEndpoint: url })).status).toBe(200);
+    dns.set('rebind.example.com', ['169.254.169.254']);
+    const scope = { platformId: await platformOf(laptop), environment: 'SANDBOX' as const };
+    const { deliveryId } = await laptop.container.db.tx(() => laptop.container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: 'Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000001', payload: { transaction: {} } }));
+    expect(await laptop.container.webhooks.worker.processNext()).toBe(true);
+    const log = await laptop.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${deliveryId}`, headers: { authorization: laptopSandbox } });
+    expect(log.json()).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: null, error: 'refused: address 169.254.169.254 is not allowed (cloud-metadata)' }] });
     expect(receiver.requests).toHaveLength(0);
     // Connected to the checked address, with the URL's own host name in the Host header.
     dns.set('rebind.example.com', ['127.0.0.1']);
-    const res = await send(strict, sandbox, 'POST', '/webhooks/test', {});
+    const res = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', {});
     expect(res.body).toMatchObject({ delivered: true, statusCode: 200 });
     expect(receiver.requests[0].headers.host).toBe(`rebind.example.com:${receiver.port}`);
     await receiver.close();
   });
 
   it('reaches a SANDBOX receiver on 127.0.0.1 whose name resolves to ::1 first (as localhost often does)', async () => {
-    const laptop = await startWebhookReceiver(); // listens on 127.0.0.1 only
+    const receiver = await startWebhookReceiver(); // listens on 127.0.0.1 only
     dns.set('laptop.example.com', ['::1', '127.0.0.1']);
-    const res = await send(strict, sandbox, 'POST', '/webhooks/test', { url: `http://laptop.example.com:${laptop.port}/webhooks` });
+    const res = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: `http://laptop.example.com:${receiver.port}/webhooks` });
     expect(res.body).toMatchObject({ delivered: true, statusCode: 200, error: null });
-    expect(laptop.requests).toHaveLength(1);
-    await laptop.close();
+    expect(receiver.requests).toHaveLength(1);
+    await receiver.close();
   });
 
   it('does not follow redirects', async () => {
     const target = await startWebhookReceiver();
     const redirecting = await startWebhookReceiver({ respond: () => ({ status: 302, headers: { location: target.url } }) });
-    const res = await send(strict, sandbox, 'POST', '/webhooks/test', { url: redirecting.url });
+    const res = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: redirecting.url });
     expect(res.body).toMatchObject({ delivered: false, statusCode: 302, error: 'redirect 302 not followed' });
     expect(target.requests).toHaveLength(0);
     await target.close();
     await redirecting.close();
   });
 
-  it('reads at most 4 KiB of the answer', async () => {
+  it('shows 256 characters of a 2xx answer, and nothing of any other answer', async () => {
     const chatty = await startWebhookReceiver({ respond: () => ({ status: 200, body: 'x'.repeat(200_000) }) });
-    const res = await send(strict, sandbox, 'POST', '/webhooks/test', { url: chatty.url });
+    const res = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: chatty.url });
     expect(res.body.delivered).toBe(true);
-    expect(res.body.responseBody).toHaveLength(4096);
+    expect(res.body.responseBody).toBe('x'.repeat(256));
     await chatty.close();
+    // A service that is not a webhook receiver (a status page, an admin port) answers something else.
+    const admin = await startWebhookReceiver({ respond: () => ({ status: 404, body: 'secret-admin-page' }) });
+    const refused = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: admin.url });
+    expect(refused.body).toMatchObject({ delivered: false, statusCode: 404, responseBody: null });
+    expect(JSON.stringify(refused.body)).not.toContain('secret-admin-page');
+    const log = await laptop.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${refused.body.deliveryId}`, headers: { authorization: laptopSandbox } });
+    expect(log.json().attempts[0]).toMatchObject({ statusCode: 404, responseBody: null });
+    await admin.close();
   });
 });
 

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { registerLedgerCommands } from '../ledger/cli.js';
 import { registerUserCommands } from '../dashboard/cli.js';
 import { registerPayoutCommands } from '../rails/cli.js';
+import { registerUmaDomainCommands } from '../modules/config/cli.js';
+import { registerSecretCommands } from '../secrets/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
-export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands];
+export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerUmaDomainCommands, registerSecretCommands];

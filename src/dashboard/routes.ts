@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError, commonErrors } from '../common/errors.js';
 import { ErrorSchema } from '../common/schemas.js';
@@ -6,7 +6,7 @@ import type { Container } from '../container.js';
 import type { App } from '../http/types.js';
 import { requireCsrf, sameOrigin, SESSION_COOKIE, sessionToken } from './auth.js';
 import { dashboardErrors } from './errors.js';
-import type { SignedIn } from './service.js';
+import { normaliseEmail, type SignedIn } from './service.js';
 
 export const DASHBOARD_API = '/dashboard/api';
 
@@ -41,6 +41,25 @@ export function dashboardRoutes(app: App, container: Container) {
     secure: config.publicUrl.startsWith('https://') || req.protocol === 'https',
   });
 
+  /**
+   * Sign-in attempts per client address (a new email per try must not dodge the per-account
+   * wait) and per account (from any number of addresses), counted before the password is
+   * hashed. In memory, per node, bounded (the least recently seen keys go first).
+   */
+  function limiter(max: number, key: (req: FastifyRequest) => string) {
+    if (max <= 0) return undefined;
+    const check = app.createRateLimit({ max, timeWindow: config.dashboardSignInWindowMs, keyGenerator: key, cache: 10_000 } as Parameters<App['createRateLimit']>[0]);
+    return async (req: FastifyRequest, reply: FastifyReply, reason: string) => {
+      const result = await check(req);
+      if (result.isAllowed || !result.isExceeded) return;
+      const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
+      reply.header('Retry-After', String(retryAfterSeconds));
+      throw dashboardErrors.TOO_MANY_SIGN_INS({ reason, retryAfterSeconds });
+    };
+  }
+  const perAddress = limiter(config.dashboardSignInLimitPerAddress, (req) => `address|${req.ip}`);
+  const perAccount = limiter(config.dashboardSignInLimitPerAccount, (req) => `account|${normaliseEmail((req.body as { email: string }).email)}`);
+
   async function view(token: string, { session, user }: SignedIn) {
     const context = dashboard.authContext({ session, user });
     return {
@@ -67,13 +86,15 @@ export function dashboardRoutes(app: App, container: Container) {
   }, async (req, reply) => {
     // A sign-in form posted from another site (login CSRF) is refused.
     if (req.headers.origin !== undefined && !sameOrigin(req, config.publicUrl)) throw dashboardErrors.CSRF_TOKEN_INVALID();
+    await perAddress?.(req, reply, 'too many sign-in attempts from this address');
+    await perAccount?.(req, reply, 'too many sign-in attempts for this account');
     try {
       const { token, session, user } = await dashboard.signIn(req.body.email, req.body.password);
       reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(req), expires: new Date(session.expires_at) });
       reply.code(201);
       return view(token, { session, user });
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'TOO_MANY_ATTEMPTS') reply.header('Retry-After', String(e.details?.retryAfterSeconds ?? 60));
+      if (e instanceof ApiError && (e.code === 'TOO_MANY_ATTEMPTS' || e.code === 'SIGN_IN_BUSY')) reply.header('Retry-After', String(e.details?.retryAfterSeconds ?? 60));
       throw e;
     }
   });

@@ -9,6 +9,7 @@ import { isUniqueViolation, toNumber } from '../db/values.js';
 import { dashboardErrors } from './errors.js';
 import { generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.js';
 import { permissionsOf, type Role } from './roles.js';
+import { createSemaphore, SemaphoreFull } from './semaphore.js';
 
 /** Wrong passwords allowed before the account waits; each further one doubles the wait. */
 export const FREE_ATTEMPTS = 5;
@@ -49,8 +50,17 @@ function tokenHash(token: string): string {
  * the database only its SHA-256. The CSRF token is an HMAC of the session token, so it is bound
  * to the session and needs no storage.
  */
-export function createDashboardService(deps: { db: Database; clock: Clock; sessionTtlMs: number }) {
+export interface PasswordHashing {
+  hash(password: string): Promise<string>;
+  verify(storedHash: string | undefined, password: string): Promise<boolean>;
+}
+
+export function createDashboardService(deps: { db: Database; clock: Clock; sessionTtlMs: number; hashConcurrency?: number; passwords?: PasswordHashing }) {
   const { db, clock } = deps;
+  const passwords: PasswordHashing = deps.passwords ?? { hash: hashPassword, verify: verifyPassword };
+  // Argon2 hashes running at once (each ~100 ms on a libuv thread); a few more may queue.
+  const slots = deps.hashConcurrency ?? 2;
+  const hashing = createSemaphore(slots, slots * 8);
   // Failures for emails that have no user, so the answers for known and unknown emails look alike
   // (same 401s, same backoff). Per node and bounded; known users' counters live in the database.
   const unknownFailures = new Map<string, { failures: number; lockedUntil: number }>();
@@ -62,14 +72,56 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
     throw dashboardErrors.TOO_MANY_ATTEMPTS({ retryAfterSeconds: seconds });
   }
 
-  function rememberUnknownFailure(email: string) {
+  /**
+   * Counts an attempt on an email that has no user, or refuses it while that email waits.
+   * Synchronous (no await between the check and the count), so concurrent attempts cannot both
+   * pass the check. Such an attempt always fails, so its wait starts now.
+   */
+  function countUnknownAttempt(email: string): number {
+    const now = clock.now().getTime();
     const entry = unknownFailures.get(email) ?? { failures: 0, lockedUntil: 0 };
+    if (entry.lockedUntil > now) tooMany(entry.lockedUntil);
     entry.failures += 1;
     const wait = lockoutMs(entry.failures);
-    if (wait) entry.lockedUntil = clock.now().getTime() + wait;
+    if (wait) entry.lockedUntil = now + wait;
     unknownFailures.delete(email);
     if (unknownFailures.size >= MAX_REMEMBERED_UNKNOWN) unknownFailures.delete(unknownFailures.keys().next().value as string);
     unknownFailures.set(email, entry);
+    return entry.failures;
+  }
+
+  /**
+   * Counts an attempt on a user in one guarded UPDATE, or refuses it (429) while the user waits.
+   * The attempt that would be the FREE_ATTEMPTS-th failure locks the account in the same
+   * statement (for FIRST_WAIT_MS, while its password is checked), so attempts arriving meanwhile
+   * are refused rather than hashed. Returns the attempt's number in the current run of failures.
+   */
+  async function countKnownAttempt(userId: string): Promise<number> {
+    const now = nowIso();
+    const provisional = new Date(clock.now().getTime() + FIRST_WAIT_MS).toISOString();
+    const row = await db.tx((trx) =>
+      trx
+        .updateTable('dashboard_users')
+        .set((eb) => ({
+          failed_attempts: eb('failed_attempts', '+', 1),
+          locked_until: eb.case().when('failed_attempts', '>=', FREE_ATTEMPTS - 1).then(provisional).else(eb.ref('locked_until')).end(),
+        }))
+        .where('id', '=', userId)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .returning('failed_attempts')
+        .executeTakeFirst(),
+    );
+    if (row) return toNumber(row.failed_attempts);
+    const current = await db.executor().selectFrom('dashboard_users').select('locked_until').where('id', '=', userId).executeTakeFirst();
+    tooMany(Date.parse(current?.locked_until ?? provisional));
+  }
+
+  /** A counted attempt failed: from the FREE_ATTEMPTS-th on, the account waits, doubling each time. */
+  async function recordKnownFailure(userId: string, attempt: number) {
+    const wait = lockoutMs(attempt);
+    if (!wait) return;
+    const until = new Date(clock.now().getTime() + wait).toISOString();
+    await db.tx((trx) => trx.updateTable('dashboard_users').set({ locked_until: until }).where('id', '=', userId).execute());
   }
 
   const findSession = (token: string) =>
@@ -97,7 +149,7 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
         id: newId('User'),
         platform_id: input.platformId,
         email,
-        password_hash: await hashPassword(password),
+        password_hash: await hashing.run(() => passwords.hash(password)),
         role: input.role,
         failed_attempts: 0,
         locked_until: null,
@@ -117,36 +169,29 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
     /**
      * Checks email and password and opens a session in the SANDBOX. Wrong email and wrong
      * password get the same 401; from the FREE_ATTEMPTS-th failure on, the account waits (429).
+     *
+     * Each attempt is counted BEFORE its password is hashed, in one guarded statement that only
+     * succeeds while the account is not waiting, and the attempt that reaches FREE_ATTEMPTS locks
+     * the account in that same statement. Concurrent guesses therefore cannot all pass the check
+     * before any of them is counted: at most FREE_ATTEMPTS hashes run before the wait, however
+     * many arrive at once. A correct password then resets the count.
      */
     async signIn(emailInput: string, password: string): Promise<SignedIn & { token: string }> {
       const email = normaliseEmail(emailInput);
       const user = await db.executor().selectFrom('dashboard_users').selectAll().where('email', '=', email).executeTakeFirst();
-      if (user?.locked_until && user.locked_until > nowIso()) tooMany(Date.parse(user.locked_until));
-      const unknown = user ? undefined : unknownFailures.get(email);
-      if (unknown && unknown.lockedUntil > clock.now().getTime()) tooMany(unknown.lockedUntil);
+      const attempt = user ? await countKnownAttempt(user.id) : countUnknownAttempt(email);
 
-      const ok = await verifyPassword(user?.password_hash, password);
+      let ok: boolean;
+      try {
+        ok = await hashing.run(() => passwords.verify(user?.password_hash, password));
+      } catch (e) {
+        if (!(e instanceof SemaphoreFull)) throw e;
+        // Busy: the attempt stays counted (a flood must not be free), and waits like a failure.
+        if (user) await recordKnownFailure(user.id, attempt);
+        throw dashboardErrors.SIGN_IN_BUSY({ retryAfterSeconds: 1 });
+      }
       if (!user || !ok) {
-        if (user) {
-          await db.tx(async (trx) => {
-            const row = await trx
-              .updateTable('dashboard_users')
-              .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
-              .where('id', '=', user.id)
-              .returning('failed_attempts')
-              .executeTakeFirstOrThrow();
-            const wait = lockoutMs(toNumber(row.failed_attempts));
-            if (wait) {
-              await trx
-                .updateTable('dashboard_users')
-                .set({ locked_until: new Date(clock.now().getTime() + wait).toISOString() })
-                .where('id', '=', user.id)
-                .execute();
-            }
-          });
-        } else {
-          rememberUnknownFailure(email);
-        }
+        if (user) await recordKnownFailure(user.id, attempt);
         throw dashboardErrors.INVALID_CREDENTIALS();
       }
 

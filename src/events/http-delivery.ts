@@ -120,7 +120,7 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
 }
 
 /** Answers every lookup with the pinned addresses, in both callback shapes net may ask for. */
-function pinnedLookup(addresses: readonly string[]): LookupFunction {
+export function pinnedLookup(addresses: readonly string[]): LookupFunction {
   const all = addresses.map((address) => ({ address, family: isIP(address) }));
   return ((_hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
     const wanted = options?.family === 4 || options?.family === 6 ? all.filter((a) => a.family === options.family) : all;

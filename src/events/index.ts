@@ -6,6 +6,7 @@ import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { JobQueue } from '../db/jobs.js';
 import type { ConfigCache } from '../modules/platforms/config-cache.js';
+import type { Sealer } from '../secrets/envelope.js';
 import { createWebhookKeys } from './keys.js';
 import { createOutbox } from './outbox.js';
 import { createDeliveryWorker } from './worker.js';
@@ -21,8 +22,10 @@ export function createWebhookDelivery(deps: {
   allowPrivate: boolean;
   resolve?: (host: string) => Promise<string[]>;
   random?: () => number;
+  /** Seals the signing keys at rest. */
+  secrets: Sealer;
 }) {
-  const keys = createWebhookKeys({ db: deps.db, clock: deps.clock });
+  const keys = createWebhookKeys({ db: deps.db, clock: deps.clock, secrets: deps.secrets });
   const outbox = createOutbox({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs });
   const worker = createDeliveryWorker({ ...deps, keys });
   return { keys, outbox, worker };

@@ -2,11 +2,14 @@
  * Webhook signing keys: one Ed25519 pair per (platform, environment), generated on first use
  * (GET /config or the first delivery, whichever comes first) and stored. The private half stays
  * inside this file's closure: callers get the public PEM or a WebhookSigner, which prints as
- * "[redacted]", so neither a response nor a log line can carry it.
+ * "[redacted]", so neither a response nor a log line can carry it. In the database the private
+ * key is sealed with the key-encryption key (AES-256-GCM, src/secrets); rows written before that
+ * still read, until `npx corridor keys rotate-kek` seals them.
  */
 import type { Clock } from '../common/clock.js';
 import type { Scope } from '../common/scope.js';
 import type { Database } from '../db/database.js';
+import type { Sealer } from '../secrets/envelope.js';
 import { generateSigningKeyPair, WebhookSigner } from './signing.js';
 
 interface StoredKey {
@@ -17,8 +20,11 @@ interface StoredKey {
 // Keys never change once made, so a bounded in-memory cache is always right.
 const CACHE_MAX_ENTRIES = 1_000;
 
-export function createWebhookKeys(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps;
+/** What a stored private key is sealed to: its own row (src/secrets/envelope.ts). */
+export const webhookKeyContext = (platformId: string, environment: string) => `webhook_keys|${platformId}|${environment}`;
+
+export function createWebhookKeys(deps: { db: Database; clock: Clock; secrets: Sealer }) {
+  const { db, clock, secrets } = deps;
   const cache = new Map<string, StoredKey>();
 
   async function load(scope: Scope): Promise<StoredKey> {
@@ -40,14 +46,21 @@ export function createWebhookKeys(deps: { db: Database; clock: Clock }) {
       await db.tx((trx) =>
         trx
           .insertInto('webhook_keys')
-          .values({ platform_id: scope.platformId, environment: scope.environment, public_key_pem: pair.publicKeyPem, private_key_pem: pair.privateKeyPem, created_at: clock.now().toISOString() })
+          .values({
+            platform_id: scope.platformId,
+            environment: scope.environment,
+            public_key_pem: pair.publicKeyPem,
+            // Encrypted at rest with the operator's key-encryption key.
+            private_key_pem: secrets.sealText(pair.privateKeyPem, webhookKeyContext(scope.platformId, scope.environment)),
+            created_at: clock.now().toISOString(),
+          })
           .onConflict((oc) => oc.columns(['platform_id', 'environment']).doNothing())
           .execute(),
       );
       row = await read();
       if (!row) throw new Error('webhook key vanished after insert');
     }
-    const key = { publicKeyPem: row.public_key_pem, signer: new WebhookSigner(row.private_key_pem) };
+    const key = { publicKeyPem: row.public_key_pem, signer: new WebhookSigner(secrets.openText(row.private_key_pem, webhookKeyContext(scope.platformId, scope.environment))) };
     if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
     cache.set(id, key);
     return key;

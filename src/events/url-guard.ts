@@ -15,7 +15,10 @@ export type Environment = 'SANDBOX' | 'PRODUCTION';
 
 export interface UrlGuardOptions {
   environment: Environment;
-  /** Operator switch for self-hosted installs whose receivers live on a private network. */
+  /**
+   * Operator switch (WEBHOOK_ALLOW_PRIVATE_ADDRESSES): loopback and private networks. Allowed by
+   * default only when the server itself listens on loopback (the laptop case), see config.ts.
+   */
   allowPrivate: boolean;
   /** Injected in tests; defaults to the system resolver (what the HTTP client would use). */
   resolve?: (host: string) => Promise<string[]>;
@@ -128,10 +131,11 @@ function embeddedIPv4(ipv6: string): string | null {
 }
 
 /**
- * Decides whether Corridor may POST to `url`. In SANDBOX, loopback is always allowed so an
- * integrator can point the sandbox at a receiver on their laptop (self-hosted sandbox); other
- * private ranges follow allowPrivate. Cloud metadata is refused even when allowPrivate is set:
- * no receiver lives there and it is the classic SSRF prize (credentials).
+ * Decides whether Corridor may POST to `url`. Loopback and private ranges follow allowPrivate in
+ * every environment: a sandbox token is handed to every new platform, so a sandbox exemption
+ * would let any platform reach services on the server's own ports. Cloud metadata is refused
+ * even when allowPrivate is set: no receiver lives there and it is the classic SSRF prize
+ * (credentials).
  */
 export async function checkWebhookUrl(url: string, options: UrlGuardOptions): Promise<UrlCheck> {
   let parsed: URL;
@@ -166,7 +170,6 @@ export async function checkWebhookUrl(url: string, options: UrlGuardOptions): Pr
     const range = isForbiddenAddress(address);
     if (range === null) continue;
     if (range === 'cloud-metadata' || range === 'invalid') return { ok: false, reason: `address ${address} is not allowed (${range})` };
-    if (range === 'loopback' && options.environment === 'SANDBOX') continue;
     if (options.allowPrivate) continue;
     return { ok: false, reason: `address ${address} is not allowed (${range})` };
   }

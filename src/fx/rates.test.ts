@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { CURRENCY_CODES, currency } from '../common/currencies.js';
 import { compare, mul, parseDecimal, rational } from '../common/money.js';
+import { loadConfig } from '../config.js';
 import {
+  checkPlausible,
   createFileRateSource,
+  ImplausibleRatesError,
+  ratesDocumentsRefused,
   createSandboxRateSource,
   createUrlRateSource,
   getQuoteRates,
@@ -198,5 +202,72 @@ describe('URL rate source', () => {
     const src = createUrlRateSource({ url: 'https://rates.example/', pollIntervalMs: 1000, maxAgeMs: 1000, clock: fixedClock(T0), fetch: fn, onError: (e) => errors.push(e) });
     expect(await src.refresh()).toBe(false);
     expect(errors[0].message).toMatch(/larger than/);
+  });
+});
+
+describe('production rate URL hardening', () => {
+  /** A fetch that records the headers it was given and answers the documents in turn. */
+  function recordingFetch(bodies: string[]) {
+    const seen: Array<Record<string, string>> = [];
+    const fn = (async (_url: string, init?: RequestInit) => {
+      seen.push({ ...(init?.headers as Record<string, string>) });
+      return new Response(bodies.length > 1 ? bodies.shift()! : bodies[0], { status: 200 });
+    }) as unknown as typeof fetch;
+    return { fn, seen };
+  }
+  const refused = async (reason: string) => (await ratesDocumentsRefused.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+
+  it('refuses a plain-http rates URL', () => {
+    expect(() => createUrlRateSource({ url: 'http://rates.example/latest.json', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: fixedClock(T0) })).toThrow(/https/);
+    expect(() => loadConfig({ RATES_URL: 'http://rates.example/latest.json' })).toThrow(/RATES_URL must be an https:\/\/ URL/);
+    expect(loadConfig({ RATES_URL: 'https://rates.example/latest.json' }).ratesUrl).toBe('https://rates.example/latest.json');
+  });
+
+  it('sends the operator\'s Authorization header (RATES_AUTHORIZATION)', async () => {
+    const { fn, seen } = recordingFetch([doc('2025-10-13T12:00:00Z', { EUR: '0.92' })]);
+    const src = createUrlRateSource({ url: 'https://rates.example/', authorization: 'Bearer provider-key', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: fixedClock(T0), fetch: fn });
+    expect(await src.refresh()).toBe(true);
+    expect(seen[0]).toMatchObject({ authorization: 'Bearer provider-key', accept: 'application/json' });
+    expect(loadConfig({ RATES_AUTHORIZATION: 'Bearer provider-key' }).ratesAuthorization).toBe('Bearer provider-key');
+    expect(() => loadConfig({ RATES_AUTHORIZATION: 'Bearer a\r\nX-Injected: 1' })).toThrow(/RATES_AUTHORIZATION/);
+  });
+
+  it('refuses a document that moves a rate more than RATES_MAX_CHANGE_PERCENT from the last accepted one, logs it and counts it', async () => {
+    const errors: Error[] = [];
+    const { fn } = recordingFetch([
+      doc('2025-10-13T12:00:00Z', { EUR: '0.92', BTC: '0.00001' }),
+      doc('2025-10-13T12:01:00Z', { EUR: '0.96', BTC: '0.00001' }), // EUR +4.35%: within 5%
+      doc('2025-10-13T12:02:00Z', { EUR: '0.96', BTC: '0.000005' }), // BTC −50%: refused
+      doc('2025-10-13T12:03:00Z', { EUR: '0.95', BTC: '0.0000099', MXN: '18.5' }), // within; MXN is new
+    ]);
+    const src = createUrlRateSource({ url: 'https://rates.example/', maxChangePercent: 5, pollIntervalMs: 1000, maxAgeMs: 600_000, clock: fixedClock(new Date('2025-10-13T12:03:00Z')), fetch: fn, onError: (e) => errors.push(e) });
+    const before = await refused('implausible');
+    expect(await src.refresh()).toBe(true);
+    expect(await src.refresh()).toBe(true);
+    expect(await src.refresh()).toBe(false);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(ImplausibleRatesError);
+    expect(errors[0].message).toMatch(/USD→BTC moved 50% .*more than the 5% allowed/);
+    expect(await refused('implausible')).toBe(before + 1);
+    // The last accepted document stays in use.
+    expect((await src.getRate('USD', 'BTC')).rate).toEqual(parseDecimal('0.00001'));
+    expect(await src.refresh()).toBe(true);
+    expect((await src.getRate('USD', 'MXN')).rate).toEqual(parseDecimal('18.5'));
+    expect(() => loadConfig({ RATES_MAX_CHANGE_PERCENT: '0' })).toThrow(/RATES_MAX_CHANGE_PERCENT/);
+    expect(loadConfig({ RATES_MAX_CHANGE_PERCENT: '2.5' }).ratesMaxChangePercent).toBe(2.5);
+  });
+
+  it('compares through the last document\'s base when the base changes', () => {
+    const last = parseRatesDocument(doc('2025-10-13T12:00:00Z', { EUR: '0.9' }));
+    expect(() => checkPlausible(last, parseRatesDocument(doc('2025-10-13T12:01:00Z', { USD: '1.1' }, 'EUR')), 2)).not.toThrow(); // 1/1.1 = 0.909: +1%
+    expect(() => checkPlausible(last, parseRatesDocument(doc('2025-10-13T12:01:00Z', { USD: '1.25' }, 'EUR')), 2)).toThrow(ImplausibleRatesError); // 0.8: −11%
+  });
+
+  it('counts unreachable and invalid documents too, under their own reasons', async () => {
+    const beforeInvalid = await refused('invalid');
+    const { fn } = recordingFetch(['not json']);
+    const src = createUrlRateSource({ url: 'https://rates.example/', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: fixedClock(T0), fetch: fn });
+    expect(await src.refresh()).toBe(false);
+    expect(await refused('invalid')).toBe(beforeInvalid + 1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBasic } from './auth.js';
+import { failureKey, parseBasic } from './auth.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -15,4 +15,16 @@ describe('parseBasic', () => {
       expect(parseBasic(header)).toBeUndefined();
     },
   );
+});
+
+describe('failureKey', () => {
+  it('keys a failure on the address and the client id of the credential', () => {
+    const header = (id: string) => `Basic ${Buffer.from(`${id}:secret`).toString('base64')}`;
+    expect(failureKey('10.0.0.1', header('corr_test_a'), undefined)).toBe('10.0.0.1|corr_test_a');
+    expect(failureKey('10.0.0.1', header('corr_test_b'), undefined)).not.toBe(failureKey('10.0.0.1', header('corr_test_a'), undefined));
+    expect(failureKey('10.0.0.2', header('corr_test_a'), undefined)).not.toBe(failureKey('10.0.0.1', header('corr_test_a'), undefined));
+    expect(failureKey('10.0.0.1', 'Bearer xyz', undefined)).toBe('10.0.0.1|(not basic)');
+    expect(failureKey('10.0.0.1', undefined, 'token')).toBe('10.0.0.1|(dashboard session)');
+    expect(failureKey('10.0.0.1', undefined, undefined)).toBeUndefined();
+  });
 });

@@ -25,6 +25,20 @@ export function parseBasic(header: string | undefined): { clientId: string; clie
 }
 
 /**
+ * The key a failed authentication is counted under: the client address AND the credential's
+ * client id, so one noisy client behind a proxy or NAT does not limit the others sharing its
+ * address. A session cookie counts as one client id, a header that is not Basic as another.
+ * Undefined when no credential was presented (nothing to count).
+ */
+export function failureKey(address: string, authorization: string | undefined, sessionCookie: string | undefined): string | undefined {
+  if (authorization !== undefined) {
+    const clientId = parseBasic(authorization)?.clientId;
+    return `${address}|${clientId === undefined ? '(not basic)' : clientId.slice(0, 128)}`;
+  }
+  return sessionCookie ? `${address}|(dashboard session)` : undefined;
+}
+
+/**
  * Verifies API credentials. A verified credential is remembered for ttlMs so most requests cost
  * one hash and a map lookup; revoking through this node forgets it at once, other nodes within ttlMs.
  */

@@ -12,7 +12,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
 
 /**
- * Idempotency-Key (D5) on every POST. The key is scoped to (platform, environment, method+path).
+ * Idempotency-Key (D5) on every POST. The key is scoped to (platform, environment, route): the
+ * method, the route's pattern and its decoded path parameters (routeKey), never the raw URL, so
+ * `/customers` and `/customers/`, or an id written with `%3A` for `:`, are the same request.
  * In the default mode the handler runs inside one database transaction together with the record
  * of its response, so a crash either loses both (the retry runs once) or keeps both (the retry
  * replays): exactly one effect. Rejections (4xx) are recorded after the rollback and replayed too.
@@ -74,7 +76,7 @@ export function createIdempotency(deps: { db: Database; clock: Clock }) {
           throw invalidInput([{ field: 'Idempotency-Key', in: 'header', message: 'must be 1 to 255 printable ASCII characters' }]);
         }
         const auth = req.auth;
-        const k: Keys = { platformId: auth.platformId, environment: auth.environment, route: `${req.method} ${req.url.split('?')[0]}`, key };
+        const k: Keys = { platformId: auth.platformId, environment: auth.environment, route: routeKey(req), key };
         const hash = createHash('sha256').update(canonicalJson(req.body ?? null)).digest('hex');
         const flightKey = `${k.platformId}|${k.environment}|${k.route}|${key}`;
         if (inFlight.has(flightKey)) throw commonErrors.IDEMPOTENCY_REQUEST_IN_PROGRESS({ idempotencyKey: key });
@@ -119,6 +121,18 @@ export function createIdempotency(deps: { db: Database; clock: Clock }) {
       throw e;
     }
   }
+}
+
+/**
+ * What an Idempotency-Key is scoped to within a platform and environment: the method, the
+ * declared route pattern (`/2025-10-13/quotes/:quoteId/execute`) and the path parameters as the
+ * router decoded them, in a canonical order. Spellings of one URL (a trailing slash, percent-
+ * encoding) map to one key; another resource (another id) to another.
+ */
+export function routeKey(req: Pick<FastifyRequest, 'method' | 'routeOptions' | 'params' | 'url'>): string {
+  const pattern = req.routeOptions.url ?? req.url.split('?')[0];
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  return Object.keys(params).length === 0 ? `${req.method} ${pattern}` : `${req.method} ${pattern} ${canonicalJson(params)}`;
 }
 
 interface Keys {

@@ -1,5 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DbStats } from '../db/database.js';
+import { ratesDocumentsRefused } from '../fx/rates.js';
 import type { App } from './types.js';
 
 /** Prometheus metrics at /metrics: request counts and latency by route, database statements, plus process metrics. */
@@ -15,6 +16,7 @@ export function registerMetrics(app: App, db: DbStats): Registry {
       this.inc(db.statements);
     },
   });
+  registry.registerMetric(ratesDocumentsRefused);
   const requests = new Counter({ name: 'corridor_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const duration = new Histogram({
     name: 'corridor_http_request_duration_seconds',

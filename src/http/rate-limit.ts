@@ -1,7 +1,8 @@
 /**
- * Failed-authentication limit per client address: after `limit` failed authentications (a
- * credential was presented and refused) within `windowMs`, every authenticated request from that
- * address answers 429 RATE_LIMITED with Retry-After until the oldest failure leaves the window.
+ * Failed-authentication limit per key (the client address and the client id, see failureKey in
+ * auth.ts): after `limit` failed authentications (a credential was presented and refused) within
+ * `windowMs`, further failures under that key answer 429 RATE_LIMITED with Retry-After until the
+ * oldest failure leaves the window. A credential that verifies is never refused.
  *
  * A sliding window of failure times per address, in memory, per node: nothing is counted for
  * successful requests, so legitimate traffic costs one map lookup. The map is bounded (the
@@ -9,9 +10,9 @@
  * cannot grow memory without limit.
  */
 export interface FailureLimiter {
-  /** Seconds until this address may try again, or 0 when it is not limited. */
+  /** Seconds until this key may fail again without 429, or 0 when it is not limited. */
   retryAfterSeconds(address: string): number;
-  /** Records a failed authentication from this address. */
+  /** Records a failed authentication under this key. */
   fail(address: string): void;
 }
 

@@ -16,10 +16,15 @@ describe('the real server process', async () => {
   const creds = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
   const authOf = (c: { clientId: string; clientSecret: string }) => `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
 
-  it('prints the bootstrap credentials and the docs address, and saves them with mode 0600', async () => {
+  it('saves the bootstrap credentials with mode 0600 and, its output not being a terminal, prints where they are, not the secret', async () => {
     const c = creds();
     expect(c).toMatchObject({ environment: 'SANDBOX' });
-    expect(server.output()).toContain(c.clientSecret);
+    expect(server.output()).toContain(c.clientId);
+    expect(server.output()).not.toContain(c.clientSecret);
+    expect(server.output()).not.toContain(c.dashboardPassword);
+    expect(server.output()).toContain(path.join(dataDir, 'credentials.json'));
+    // The embedded default made its key-encryption key beside the database, readable only by its user.
+    expect(fs.statSync(path.join(dataDir, 'kek.key')).mode & 0o777).toBe(0o600);
     expect(server.output()).toContain(`${server.baseUrl}${API}`);
     expect(server.output()).toContain('/docs');
     expect(fs.statSync(path.join(dataDir, 'credentials.json')).mode & 0o777).toBe(0o600);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { buildApp, API_PREFIX } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type Overrides } from '../../src/container.js';
 import type { Clock } from '../../src/common/clock.js';
 import type { Environment, Permission } from '../../src/common/scope.js';
 import { dropPostgresSchema, openDatabase, randomSchemaName, type Database } from '../../src/db/database.js';
@@ -13,6 +13,9 @@ import type { App } from '../../src/http/types.js';
 import { PG_URL, dialect } from './env.js';
 
 export { PG_URL, dialect };
+
+/** The key-encryption key of in-process tests (base64 of 32 bytes). */
+export const TEST_KEK = Buffer.alloc(32, 7).toString('base64');
 
 /** A fresh, empty database of the dialect under test (its own PostgreSQL schema). */
 export async function freshDatabase(): Promise<{ db: Database; url: string; schema?: string; drop: () => Promise<void> }> {
@@ -50,10 +53,11 @@ export function basic(clientId: string, clientSecret: string): string {
 }
 
 /** Builds the app in-process on a fresh database; closes everything after the file's tests. */
-export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]> } = {}): Promise<TestContext> {
+export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]>; domainProof?: Overrides['domainProof'] } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
-  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', ...opts.env });
-  const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve });
+  // A fixed key-encryption key: the data directory does not exist, so none could be generated there.
+  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', CORRIDOR_KEK: TEST_KEK, ...opts.env });
+  const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve, domainProof: opts.domainProof });
   const app = await buildApp(container);
 
   async function newPlatform(name = 'Test platform'): Promise<TestPlatform> {

@@ -16,9 +16,14 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
     try {
       onSignedIn(await api.post<Session>(SESSION_API, { email, password }));
     } catch (err) {
+      const seconds = Number(err instanceof ApiError ? (err.details?.retryAfterSeconds ?? 0) : 0);
+      const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
       if (err instanceof ApiError && err.code === 'TOO_MANY_ATTEMPTS') {
-        const seconds = Number(err.details?.retryAfterSeconds ?? 0);
-        setError(`Too many wrong passwords. Try again in ${seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`}.`);
+        setError(`Too many wrong passwords. Try again in ${wait}.`);
+      } else if (err instanceof ApiError && err.code === 'TOO_MANY_SIGN_INS') {
+        setError(`Too many sign-in attempts. Try again in ${wait}.`);
+      } else if (err instanceof ApiError && err.code === 'SIGN_IN_BUSY') {
+        setError('Many sign-ins are being checked right now. Try again in a moment.');
       } else if (err instanceof ApiError && err.status === 401) {
         setError('Wrong email or password.');
       } else {

@@ -26,7 +26,12 @@ export const ConfigPatchBody = Type.Object(
       }),
     ),
     umaDomain: Type.Optional(
-      Type.String({ pattern: UMA_DOMAIN_PATTERN, maxLength: 253, description: "Domain of the customers' UMA addresses; changing it moves every existing address to the new domain" }),
+      Type.String({
+        pattern: UMA_DOMAIN_PATTERN,
+        maxLength: 253,
+        description:
+          "Domain of the customers' UMA addresses; changing it moves every existing address to the new domain. A domain under the service's base domain applies at once; in PRODUCTION another domain waits as umaDomainClaim until proven (POST /config/uma-domain/verify) or approved by the operator; the sandbox accepts only domains under the base domain",
+      }),
     ),
     currencies: Type.Optional(
       Type.Array(CurrencySettingInput, { maxItems: 50, description: 'Settings of the listed currencies; unlisted currencies keep theirs' }),
@@ -49,6 +54,18 @@ export const ConfigSchema = Type.Object({
   webhookEndpoint: Type.Union([Type.String(), Type.Null()]),
   webhookPublicKey: Type.String({ description: 'Ed25519 public key (PEM) that verifies X-Corridor-Signature; read-only' }),
   umaDomain: Type.String(),
+  umaDomainClaim: Type.Union([
+    Type.Object({
+      domain: Type.String(),
+      status: Type.Literal('PENDING'),
+      token: Type.String({ description: 'Publish it at wellKnownUrl, or as dnsTxtValue in a TXT record at dnsTxtName' }),
+      requestedAt: DateTime,
+      wellKnownUrl: Type.String(),
+      dnsTxtName: Type.String(),
+      dnsTxtValue: Type.String(),
+    }),
+    Type.Null(),
+  ], { description: 'A PRODUCTION umaDomain waiting for proof; umaDomain stays the one in use until then' }),
   currencies: Type.Array(CurrencySettingSchema, { description: 'Every supported currency with its settings' }),
   ...IncomingConfigSchema,
   updatedAt: DateTime,

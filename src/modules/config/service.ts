@@ -13,6 +13,7 @@ import { configErrors } from './errors.js';
 import type { ConfigPatch } from './schemas.js';
 import { allCurrencySettings, mergeCurrencySettings } from './settings.js';
 import { incomingSettingsView, mergeIncomingSettings } from './incoming.js';
+import { claims, claimView, newClaimToken, proveClaim, systemProofNetwork, underBaseDomain, type DomainProofNetwork } from './uma-domain.js';
 
 export interface ConfigServiceDeps {
   db: Database;
@@ -21,6 +22,10 @@ export interface ConfigServiceDeps {
   configs: Pick<ConfigCache, 'forget'>;
   keys: WebhookKeys;
   worker: Pick<DeliveryWorker, 'checkUrl'>;
+  /** UMA_BASE_DOMAIN: domains under it are the operator's namespace and apply at once. */
+  umaBaseDomain: string;
+  /** How a PRODUCTION umaDomain is proven (HTTPS well-known file, DNS TXT); injected in tests. */
+  domainProof?: DomainProofNetwork;
 }
 
 /**
@@ -46,15 +51,38 @@ async function moveUmaAddresses(trx: Executor, scope: Scope, from: string, to: s
     .execute();
 }
 
+/**
+ * Makes `domain` the platform's UMA domain (unique per environment: 409 when another platform has
+ * it) and moves every customer address with it, in the caller's transaction.
+ */
+async function applyDomain(trx: Executor, scope: Scope, from: string, domain: string, now: string) {
+  await trx
+    .updateTable('platform_configs')
+    .set({ uma_domain: domain, updated_at: now })
+    .where('platform_id', '=', scope.platformId)
+    .where('environment', '=', scope.environment)
+    .execute()
+    .catch((e: unknown) => {
+      throw isUniqueViolation(e) ? configErrors.UMA_DOMAIN_TAKEN({ umaDomain: domain }) : e;
+    });
+  // Decision: addresses follow the domain, in this transaction, so they stay valid
+  // (normaliseUmaAddress accepts only the platform's domain); the old ones stop resolving.
+  await moveUmaAddresses(trx, scope, from, domain, now);
+  await claims.remove(trx, scope);
+}
+
 export function createConfigService(deps: ConfigServiceDeps) {
   const { db, clock, keys } = deps;
+  const proofNetwork = deps.domainProof ?? systemProofNetwork;
 
   async function view(scope: Scope, row: PlatformConfigsTable) {
+    const claim = await claims.get(db.executor(), scope);
     return {
       environment: scope.environment,
       webhookEndpoint: row.webhook_endpoint,
       webhookPublicKey: await keys.publicKeyPem(scope),
       umaDomain: row.uma_domain,
+      umaDomainClaim: claim ? claimView(claim) : null,
       currencies: allCurrencySettings(row),
       ...incomingSettingsView(row),
       updatedAt: row.updated_at,
@@ -76,27 +104,69 @@ export function createConfigService(deps: ConfigServiceDeps) {
         if (patch.webhookEndpoint !== undefined) changes.webhook_endpoint = patch.webhookEndpoint;
         if (patch.currencies) changes.currency_settings = mergeCurrencySettings(current.currency_settings, patch.currencies);
         Object.assign(changes, mergeIncomingSettings(current, patch));
-        const domain = patch.umaDomain?.toLowerCase();
-        const moving = domain !== undefined && domain !== current.uma_domain;
-        if (moving) changes.uma_domain = domain;
+        const requested = patch.umaDomain?.toLowerCase();
+        // The operator's namespace applies at once; a domain of its own must be proven in
+        // PRODUCTION (a pending claim) and does not exist in the sandbox.
+        const direct = requested !== undefined && requested !== current.uma_domain && underBaseDomain(requested, deps.umaBaseDomain);
+        if (requested !== undefined && requested !== current.uma_domain && !direct) {
+          if (scope.environment === 'SANDBOX') throw invalidField('umaDomain', `must be ${deps.umaBaseDomain} or a domain under it in the sandbox`);
+          const pending = await claims.get(trx, scope);
+          if (pending?.domain !== requested) await claims.put(trx, scope, { domain: requested, token: newClaimToken(), requestedAt: now });
+        }
+        if (requested === current.uma_domain || direct) await claims.remove(trx, scope);
+        const domain = direct ? requested : undefined;
         await trx
           .updateTable('platform_configs')
           .set(changes)
           .where('platform_id', '=', scope.platformId)
           .where('environment', '=', scope.environment)
-          .execute()
-          .catch((e: unknown) => {
-            throw isUniqueViolation(e) ? configErrors.UMA_DOMAIN_TAKEN({ umaDomain: domain }) : e;
-          });
-        // Decision: addresses follow the domain, in this transaction, so they stay valid
-        // (normaliseUmaAddress accepts only the platform's domain); the old ones stop resolving.
-        if (moving) await moveUmaAddresses(trx, scope, current.uma_domain, domain, now);
-        db.afterCommit(() => deps.configs.forget(scope));
-        return { ...current, ...changes };
+          .execute();
+        if (domain) await applyDomain(trx, scope, current.uma_domain, domain, now);
+        return { ...current, ...changes, ...(domain ? { uma_domain: domain } : {}) };
       });
       return view(scope, row);
     },
+
+    /**
+     * POST /config/uma-domain/verify: fetches the proof of the pending claim (outside any
+     * transaction), and on success makes it the platform's domain.
+     */
+    async verifyUmaDomain(scope: Scope) {
+      const claim = await claims.get(db.executor(), scope);
+      if (!claim) throw configErrors.NO_UMA_DOMAIN_CLAIM();
+      const result = await proveClaim(proofNetwork, claim);
+      if (!result.proven) throw configErrors.UMA_DOMAIN_NOT_PROVEN({ umaDomain: claim.domain, tried: result.tried });
+      return view(scope, await adopt(scope, claim.domain));
+    },
+
+    /** The operator approves a pending claim without proof (`npx corridor uma-domain approve`). */
+    async approveUmaDomain(scope: Scope): Promise<{ umaDomain: string }> {
+      const claim = await claims.get(db.executor(), scope);
+      if (!claim) throw configErrors.NO_UMA_DOMAIN_CLAIM();
+      return { umaDomain: (await adopt(scope, claim.domain)).uma_domain };
+    },
+
+    /** Pending claims of every platform, for the operator. */
+    async pendingUmaDomains() {
+      const rows = await db.executor().selectFrom('system_settings').selectAll().where('key', 'like', 'uma_domain_claim|%').execute();
+      return rows.map((r) => {
+        const [, platformId, environment] = r.key.split('|');
+        return { platformId, environment, ...(JSON.parse(r.value) as { domain: string; requestedAt: string }) };
+      });
+    },
   };
+
+  /** Adopts a claimed domain if it is still the pending one (a new PATCH may have replaced it). */
+  async function adopt(scope: Scope, domain: string) {
+    return db.tx(async (trx) => {
+      const current = await platformConfig(trx, scope);
+      const claim = await claims.get(trx, scope);
+      if (!claim || claim.domain !== domain) throw configErrors.NO_UMA_DOMAIN_CLAIM();
+      const now = clock.now().toISOString();
+      await applyDomain(trx, scope, current.uma_domain, domain, now);
+      return { ...current, uma_domain: domain, updated_at: now };
+    });
+  }
 }
 
 export type ConfigService = ReturnType<typeof createConfigService>;

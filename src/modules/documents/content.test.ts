@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { contentDisposition, detectKind, safeFileName } from './content.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { capFileName, contentDisposition, detectKind, MAX_GIVEN_NAME_CHARS, safeFileName } from './content.js';
 
 const png = detectKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))!;
 
@@ -28,6 +28,37 @@ describe('safeFileName', () => {
     const long = safeFileName(`${'a'.repeat(500)}.png`, png);
     expect(long).toHaveLength(200);
     expect(long.endsWith('.png')).toBe(true);
+  });
+});
+
+describe('a huge file name', () => {
+  // "a", 65,000 spaces, "b.png": a trailing-space pattern retried at every position took seconds.
+  const huge = `a${' '.repeat(65_000)}b.png`;
+  afterEach(() => vi.restoreAllMocks());
+
+  it(`is cut to ${MAX_GIVEN_NAME_CHARS} characters before any regular expression reads it`, () => {
+    // Every way a regular expression can read a string goes through one of these.
+    const seen: number[] = [];
+    const record = (key: typeof Symbol.replace | typeof Symbol.split | typeof Symbol.match | typeof Symbol.search | 'exec' | 'test') => {
+      const original = RegExp.prototype[key] as (this: RegExp, s: string, ...rest: unknown[]) => unknown;
+      vi.spyOn(RegExp.prototype, key as 'exec').mockImplementation(function (this: RegExp, s: string, ...rest: unknown[]) {
+        seen.push(String(s).length);
+        return original.call(this, s, ...rest) as ReturnType<RegExp['exec']>;
+      });
+    };
+    for (const key of [Symbol.replace, Symbol.split, Symbol.match, Symbol.search, 'exec', 'test'] as const) record(key);
+    const name = safeFileName(huge, png);
+    vi.restoreAllMocks();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(MAX_GIVEN_NAME_CHARS);
+    expect(name).toBe('a.png');
+  });
+
+  it('keeps the last path segment when cutting, and short names whole', () => {
+    expect(capFileName(huge)).toHaveLength(MAX_GIVEN_NAME_CHARS);
+    expect(capFileName(`${'d/'.repeat(40_000)}scan.png`)).toBe('scan.png');
+    expect(capFileName('C:\\x\\id.png')).toBe('id.png');
+    expect(capFileName(undefined)).toBe('');
   });
 });
 

@@ -24,15 +24,32 @@ export function detectKind(bytes: Buffer): FileKind | undefined {
 }
 
 const MAX_NAME_CHARS = 200;
+/**
+ * Characters of a client's file name that are looked at at all. Multipart part headers may carry
+ * names of tens of KiB; every step below is linear, but nothing past this bound is even read.
+ */
+export const MAX_GIVEN_NAME_CHARS = 1024;
 
 /**
- * The file name to keep: the last path segment of what the client sent, without control or
- * quoting characters, bounded, and ending in the extension of the detected type (so a PNG
- * uploaded as "x.html" is kept as "x.html.png" and never saved by a browser as a page).
+ * The last path segment of the given name, cut to MAX_GIVEN_NAME_CHARS, with plain string
+ * operations only: this runs before any regular expression sees the name.
+ */
+export function capFileName(given: string | undefined): string {
+  const name = given ?? '';
+  const segment = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  return segment.length > MAX_GIVEN_NAME_CHARS ? segment.slice(0, MAX_GIVEN_NAME_CHARS) : segment;
+}
+
+/**
+ * The file name to keep: the last path segment of what the client sent (its first
+ * MAX_GIVEN_NAME_CHARS characters), without control or quoting characters, bounded, and ending in
+ * the extension of the detected type (so a PNG uploaded as "x.html" is kept as "x.html.png" and
+ * never saved by a browser as a page).
  */
 export function safeFileName(given: string | undefined, kind: FileKind): string {
-  const base = (given ?? '').split(/[\\/]/).pop() ?? '';
-  let name = base.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f"*:<>?|]/g, '').replace(/^[\s.]+|\s+$/g, '');
+  // Capped first; then only linear steps: one character class, a prefix anchored at the start
+  // (no alternation retried at every position), and trimEnd for the trailing spaces.
+  let name = capFileName(given).normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f"*:<>?|]/g, '').replace(/^[\s.]+/, '').trimEnd();
   if (!name) name = 'document';
   const lower = name.toLowerCase();
   if (!kind.extensions.some((ext) => lower.endsWith(ext))) name = `${name}${kind.extensions[0]}`;

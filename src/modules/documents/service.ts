@@ -14,6 +14,7 @@ import { documentErrors } from './errors.js';
 import { documentRepository, META_COLUMNS, type DocumentFilters, type DocumentRow } from './repository.js';
 import { COMPANY_DOCUMENT_TYPES, TWO_SIDED_TYPES, type DocumentUpload } from './schemas.js';
 import type { UploadedFile } from './upload.js';
+import type { Sealer } from '../../secrets/envelope.js';
 import { documentView } from './view.js';
 
 /** Documents one holder can keep: enough for every side of every kind, bounded storage. */
@@ -25,7 +26,12 @@ export interface DocumentServiceDeps {
   cursors: Cursors;
   customers: CustomerService;
   beneficialOwners: OwnerService;
+  /** Seals file bytes at rest with the key-encryption key. */
+  secrets: Sealer;
 }
+
+/** What a document's stored bytes are sealed to: its own row (src/secrets/envelope.ts). */
+export const documentContext = (id: string) => `documents|${id}`;
 
 export function createDocumentService(deps: DocumentServiceDeps) {
   const { db, clock, customers, beneficialOwners } = deps;
@@ -71,8 +77,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         const held = await documentRepository.filtered(trx, scope, { documentHolder: form.documentHolder }).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         if (toNumber(held.n as bigint) >= MAX_DOCUMENTS_PER_HOLDER) throw documentErrors.DOCUMENT_LIMIT_REACHED({ documentHolder: form.documentHolder, limit: MAX_DOCUMENTS_PER_HOLDER });
         const now = clock.now().toISOString();
+        const id = newId('Document');
         const row: DocumentRow = {
-          id: newId('Document'),
+          id,
           platform_id: scope.platformId,
           environment: scope.environment,
           document_holder: form.documentHolder,
@@ -85,7 +92,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           content_type: kind.contentType,
           size_bytes: file.bytes.length,
           sha256: file.sha256,
-          content: file.bytes,
+          content: deps.secrets.sealBytes(file.bytes, documentContext(id)),
           created_at: now,
           updated_at: now,
         };
@@ -105,7 +112,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async content(scope: Scope, id: string) {
       const row = await documentRepository.findContent(db.executor(), scope, id);
       if (!row) throw documentErrors.DOCUMENT_NOT_FOUND({ documentId: id });
-      return { fileName: row.file_name, contentType: row.content_type, sha256: row.sha256, bytes: Buffer.from(row.content) };
+      return { fileName: row.file_name, contentType: row.content_type, sha256: row.sha256, bytes: deps.secrets.openBytes(row.content, documentContext(id)) };
     },
 
     /** Deletes the document and its bytes for good; answers what was deleted. */

@@ -20,7 +20,7 @@ export const WebhookTestResult = Type.Object({
   statusCode: Nullable(Type.Integer()),
   latencyMs: Nullable(Type.Integer()),
   error: Nullable(Type.String()),
-  responseBody: Nullable(Type.String({ description: 'The first 4 KiB of the answer' })),
+  responseBody: Nullable(Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; null otherwise' })),
 });
 
 const AttemptSchema = Type.Object({
@@ -30,7 +30,7 @@ const AttemptSchema = Type.Object({
   statusCode: Nullable(Type.Integer()),
   latencyMs: Nullable(Type.Integer()),
   error: Nullable(Type.String()),
-  responseBody: Nullable(Type.String()),
+  responseBody: Nullable(Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; null otherwise' })),
 });
 
 export const DeliverySchema = Type.Object({

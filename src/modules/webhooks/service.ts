@@ -9,7 +9,7 @@ import type { DeliveryWorker } from '../../events/worker.js';
 import { checkWebhookTarget } from '../config/service.js';
 import { webhookErrors } from './errors.js';
 import type { WebhookTest } from './schemas.js';
-import { deliveryView } from './view.js';
+import { answerExcerpt, deliveryView } from './view.js';
 
 export interface WebhookServiceDeps {
   db: Database;
@@ -72,7 +72,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         statusCode: outcome.statusCode,
         latencyMs: outcome.latencyMs,
         error: outcome.error,
-        responseBody: outcome.responseBody,
+        responseBody: answerExcerpt(outcome.statusCode, outcome.responseBody),
       };
     },
 

@@ -3,6 +3,21 @@ import type { DeliveryStatus } from '../../events/types.js';
 
 const intOrNull = (v: number | bigint | null) => (v === null ? null : Number(v));
 
+/** Characters of a receiver's answer that Corridor shows back to the platform. */
+export const ANSWER_EXCERPT_CHARS = 256;
+
+/**
+ * What a platform sees of a receiver's answer: a short excerpt, and only when the receiver
+ * answered 2xx. A webhook URL can point anywhere the guard allows, so echoing the body of any
+ * answer would turn the test endpoint into a way to read other services (an error page, a
+ * status page); a receiver that accepted the event is one that speaks the webhook protocol.
+ */
+export function answerExcerpt(statusCode: number | bigint | null, body: string | null): string | null {
+  const status = intOrNull(statusCode);
+  if (body === null || status === null || status < 200 || status > 299) return null;
+  return body.slice(0, ANSWER_EXCERPT_CHARS);
+}
+
 export function attemptView(a: AttemptRow) {
   return {
     attemptNumber: Number(a.attempt_number),
@@ -11,7 +26,7 @@ export function attemptView(a: AttemptRow) {
     statusCode: intOrNull(a.status_code),
     latencyMs: intOrNull(a.latency_ms),
     error: a.error,
-    responseBody: a.response_body,
+    responseBody: answerExcerpt(a.status_code, a.response_body),
   };
 }
 
