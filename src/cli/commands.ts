@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerLedgerCommands } from '../ledger/cli.js';
 import { registerUserCommands } from '../dashboard/cli.js';
 import { registerPayoutCommands } from '../rails/cli.js';
+import { registerBackupCommands } from '../backup/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
-export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands];
+export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerBackupCommands];
