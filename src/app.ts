@@ -16,6 +16,7 @@ import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiModules } from './modules/index.js';
+import { registerAudit } from './audit/http.js';
 
 export const API_VERSION = '2025-10-13';
 export const API_PREFIX = `/${API_VERSION}`;
@@ -146,6 +147,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     }
   });
   registerMetrics(app);
+  // Dashboard writes are recorded in the audit log (src/audit).
+  registerAudit(app, container);
   await registerDashboard(app, container);
 
   await app.register(

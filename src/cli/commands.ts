@@ -3,6 +3,7 @@ import { registerLedgerCommands } from '../ledger/cli.js';
 import { registerUserCommands } from '../dashboard/cli.js';
 import { registerPayoutCommands } from '../rails/cli.js';
 import { registerBackupCommands } from '../backup/cli.js';
+import { registerAuditCommands } from '../audit/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
-export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerBackupCommands];
+export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerBackupCommands, registerAuditCommands];

@@ -4,7 +4,7 @@ import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
 export type IdType =
   | 'Platform' | 'Customer' | 'ExternalAccount' | 'InternalAccount' | 'Quote' | 'Transaction'
   | 'BeneficialOwner' | 'Document' | 'Token' | 'Webhook' | 'Lookup' | 'Job' | 'Delivery'
-  | 'LedgerAccount' | 'Journal' | 'Posting' | 'LedgerTransfer' | 'User' | 'Session' | 'TransactionEvent';
+  | 'LedgerAccount' | 'Journal' | 'Posting' | 'LedgerTransfer' | 'User' | 'Session' | 'TransactionEvent' | 'Audit';
 
 export function newId(type: IdType): string {
   return `${type}:${uuidv7()}`;
