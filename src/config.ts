@@ -48,6 +48,8 @@ export interface Config {
    * a number of proxy hops, or a comma-separated list of proxy addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /** Operations (docs/operations.md): retention windows, overload shedding, timeouts, /metrics access. */
+  retention: { webhookDays: number; lookupDays: number; batchSize: number; intervalMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +129,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000, problems),
     authFailureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
+    retention: {
+      webhookDays: integer(env, 'RETENTION_WEBHOOK_DAYS', 30, 0, 3650, problems),
+      lookupDays: integer(env, 'RETENTION_LOOKUP_DAYS', 7, 0, 3650, problems),
+      batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1, 10_000, problems),
+      intervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400, problems) * 1000,
+    },
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
