@@ -11,6 +11,7 @@ import type { Container } from './container.js';
 import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerOverload } from './http/overload.js';
 import { addExamples } from './http/openapi.js';
 import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
@@ -41,6 +42,8 @@ function standardHeaders(req: FastifyRequest, reply: FastifyReply) {
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Replaces the overload measures (tests force load shedding with it); src/http/overload.ts. */
+  pressureCheck?: () => Promise<boolean>;
 }
 
 /** The HTTP application over a container. No I/O at import; tests build it in-process. */
@@ -75,6 +78,9 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(cookie);
 
   app.addHook('onSend', async (req, reply) => standardHeaders(req, reply));
+  // Metrics first, then load shedding, which refuses before authentication does any work.
+  const metrics = registerMetrics(app);
+  await registerOverload(app, container.config, metrics, options.pressureCheck);
 
   // Every API route declares its permission; POST routes honour Idempotency-Key; every route
   // documents the error shape.
@@ -146,7 +152,6 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       return commonErrors.SERVICE_UNAVAILABLE().toBody();
     }
   });
-  registerMetrics(app);
   // Dashboard writes are recorded in the audit log (src/audit).
   registerAudit(app, container);
   await registerDashboard(app, container);

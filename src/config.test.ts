@@ -20,4 +20,17 @@ describe('loadConfig', () => {
       expect(msg).toContain('CORRIDOR_BOOTSTRAP_CLIENT_SECRET');
     }
   });
+
+  it('reads the operations settings with their defaults, and refuses values out of range', () => {
+    const c = loadConfig({});
+    expect(c.retention).toEqual({ webhookDays: 30, lookupDays: 7, batchSize: 500, intervalMs: 600_000 });
+    expect(c.overload).toEqual({ maxEventLoopDelayMs: 500, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 10 });
+    const set = loadConfig({ RETENTION_WEBHOOK_DAYS: '0', RETENTION_BATCH_SIZE: '100', OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT: '95', OVERLOAD_MAX_RSS_MB: '2048' });
+    expect(set.retention.webhookDays).toBe(0);
+    expect(set.retention.batchSize).toBe(100);
+    expect(set.overload.maxEventLoopUtilization).toBe(0.95);
+    expect(set.overload.maxRssBytes).toBe(2048 * 1024 * 1024);
+    expect(() => loadConfig({ RETENTION_BATCH_SIZE: '0' })).toThrowError(/RETENTION_BATCH_SIZE/);
+    expect(() => loadConfig({ OVERLOAD_RETRY_AFTER_SECONDS: 'soon' })).toThrowError(/OVERLOAD_RETRY_AFTER_SECONDS/);
+  });
 });

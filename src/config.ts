@@ -50,6 +50,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Operations (docs/operations.md): retention windows, overload shedding, timeouts, /metrics access. */
   retention: { webhookDays: number; lookupDays: number; batchSize: number; intervalMs: number };
+  /** Load shedding limits; 0 turns a limit off. Event-loop utilisation is a fraction (0.98). */
+  overload: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +136,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lookupDays: integer(env, 'RETENTION_LOOKUP_DAYS', 7, 0, 3650, problems),
       batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1, 10_000, problems),
       intervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400, problems) * 1000,
+    },
+    overload: {
+      maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 500, 0, 60_000, problems),
+      maxEventLoopUtilization: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT', 0, 0, 100, problems) / 100,
+      maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,
+      maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,
+      retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 10, 1, 3600, problems),
     },
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -1,0 +1,54 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import underPressure from '@fastify/under-pressure';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { commonErrors } from '../common/errors.js';
+import type { Config } from '../config.js';
+import type { App } from './types.js';
+
+/** Answered even under pressure: liveness, readiness and the metrics that show the pressure. */
+const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Load shedding (@fastify/under-pressure): when the event loop's delay (or heap, RSS, event-loop
+ * utilisation, where set) passes its limit, new requests get 503 SERVICE_UNAVAILABLE with
+ * Retry-After before any work is done for them (before authentication), so the requests already
+ * admitted finish instead of everyone timing out together. Counted in
+ * corridor_http_shed_requests_total; the measured delay is corridor_event_loop_delay_seconds.
+ * `check` replaces the resource checks (tests force the pressure with it).
+ */
+export async function registerOverload(app: App, config: Config, registry: Registry, check?: () => Promise<boolean>) {
+  const o = config.overload;
+  const shed = new Counter({ name: 'corridor_http_shed_requests_total', help: 'Requests refused with 503 because the node was overloaded, by cause', labelNames: ['cause'], registers: [registry] });
+  const message = 'The server is overloaded; retry after the time in Retry-After';
+  await app.register(underPressure, {
+    maxEventLoopDelay: o.maxEventLoopDelayMs,
+    maxHeapUsedBytes: o.maxHeapUsedBytes,
+    maxRssBytes: o.maxRssBytes,
+    maxEventLoopUtilization: o.maxEventLoopUtilization,
+    retryAfter: o.retryAfterSeconds,
+    ...(check ? { healthCheck: async () => !(await check()), healthCheckInterval: 60_000 } : {}),
+    // A value returned by the handler is sent as the answer (the plugin's types say void).
+    pressureHandler: ((req: FastifyRequest, reply: FastifyReply, type: string) => {
+      if (ALWAYS_ANSWERED.has(req.url.split('?')[0])) return undefined;
+      shed.inc({ cause: type });
+      reply.code(503).header('Retry-After', String(o.retryAfterSeconds));
+      return commonErrors.SERVICE_UNAVAILABLE({ reason: 'overloaded', cause: type, retryAfterSeconds: o.retryAfterSeconds }, message).toBody();
+    }) as unknown as () => void,
+  });
+  new Gauge({
+    name: 'corridor_event_loop_delay_seconds',
+    help: 'Mean event-loop delay over the last sample (the load-shedding measure)',
+    registers: [registry],
+    collect() {
+      this.set(app.memoryUsage().eventLoopDelay / 1000);
+    },
+  });
+  new Gauge({
+    name: 'corridor_under_pressure',
+    help: '1 while this node sheds load, else 0',
+    registers: [registry],
+    collect() {
+      this.set(app.isUnderPressure() ? 1 : 0);
+    },
+  });
+}
