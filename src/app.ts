@@ -11,7 +11,7 @@ import type { Container } from './container.js';
 import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
-import { registerOverload } from './http/overload.js';
+import { registerOverload, serverTimeouts } from './http/overload.js';
 import { addExamples } from './http/openapi.js';
 import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
@@ -65,6 +65,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     },
     // A hop count is valid at run time; Fastify's types omit it.
     trustProxy: container.config.trustProxy as boolean | string,
+    // Slow or idle clients cannot hold sockets forever (docs/operations.md, "Timeouts").
+    ...serverTimeouts(container.config.timeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -79,7 +81,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
 
   app.addHook('onSend', async (req, reply) => standardHeaders(req, reply));
   // Metrics first, then load shedding, which refuses before authentication does any work.
-  const metrics = registerMetrics(app);
+  const metrics = registerMetrics(app, container.config.metricsToken);
   await registerOverload(app, container.config, metrics, options.pressureCheck);
 
   // Every API route declares its permission; POST routes honour Idempotency-Key; every route

@@ -33,4 +33,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RETENTION_BATCH_SIZE: '0' })).toThrowError(/RETENTION_BATCH_SIZE/);
     expect(() => loadConfig({ OVERLOAD_RETRY_AFTER_SECONDS: 'soon' })).toThrowError(/OVERLOAD_RETRY_AFTER_SECONDS/);
   });
+
+  it('reads the HTTP timeouts and the metrics token', () => {
+    expect(loadConfig({}).timeouts).toEqual({ requestMs: 60_000, connectionMs: 120_000, keepAliveMs: 72_000 });
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    const c = loadConfig({ REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '65000', METRICS_TOKEN: 'a-long-enough-token' });
+    expect(c.timeouts).toMatchObject({ requestMs: 0, keepAliveMs: 65_000 });
+    expect(c.metricsToken).toBe('a-long-enough-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrowError(/METRICS_TOKEN/);
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '10' })).toThrowError(/KEEP_ALIVE_TIMEOUT_MS/);
+  });
 });

@@ -52,6 +52,10 @@ export interface Config {
   retention: { webhookDays: number; lookupDays: number; batchSize: number; intervalMs: number };
   /** Load shedding limits; 0 turns a limit off. Event-loop utilisation is a fraction (0.98). */
   overload: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
+  /** HTTP server timeouts: receiving a whole request, an idle socket, an idle keep-alive connection (0: none). */
+  timeouts: { requestMs: number; connectionMs: number; keepAliveMs: number };
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
+  metricsToken?: string;
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ratesUrl = env.RATES_URL || undefined;
   if (ratesFile && ratesUrl) problems.push('set RATES_FILE or RATES_URL, not both');
   if (ratesUrl && !/^https?:\/\//.test(ratesUrl)) problems.push('RATES_URL must be an http:// or https:// URL');
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
   const config: Config = {
     host,
     port,
@@ -144,6 +150,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,
       retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 10, 1, 3600, problems),
     },
+    timeouts: {
+      requestMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000, problems),
+      connectionMs: integer(env, 'CONNECTION_TIMEOUT_MS', 120_000, 0, 3_600_000, problems),
+      keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, problems),
+    },
+    metricsToken,
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -70,6 +70,19 @@ token
     });
   });
 
+token
+  .command('revoke')
+  .description('revoke an API token of any platform at once (other nodes stop trusting it within AUTH_CACHE_TTL_MS)')
+  .argument('<token>', 'Token:<id> or its client id')
+  .option('--json', 'print {tokenId, clientId, platformId, revokedAt}')
+  .action(async (tokenRef: string, opts: { json?: boolean }) => {
+    await withContainer(async (c) => {
+      const row = await c.services.tokens.revokeAny(tokenRef);
+      if (!row) return program.error(`no active token ${tokenRef}`);
+      print(!!opts.json, { tokenId: row.id, clientId: row.client_id, platformId: row.platform_id, revokedAt: row.revoked_at }, `token ${row.id} (${row.client_id}) revoked`);
+    });
+  });
+
 for (const register of cliCommands) register(program);
 
 try {

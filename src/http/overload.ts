@@ -52,3 +52,18 @@ export async function registerOverload(app: App, config: Config, registry: Regis
     },
   });
 }
+
+/**
+ * Fastify's server timeouts from the config. Node enforces the request timeout only when the
+ * headers timeout is not longer (so it is given to the server at construction, where Node derives
+ * the headers timeout from it), and checks for late requests every `connectionsCheckingInterval`
+ * (30 s by default): the check runs at least 4 times per request timeout, or a 10 s timeout
+ * would be enforced after up to 30 s.
+ */
+export function serverTimeouts(t: Config['timeouts']) {
+  const http =
+    t.requestMs > 0
+      ? { requestTimeout: t.requestMs, headersTimeout: Math.min(60_000, t.requestMs), connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(t.requestMs / 4))) }
+      : { requestTimeout: 0 };
+  return { requestTimeout: t.requestMs, connectionTimeout: t.connectionMs, keepAliveTimeout: t.keepAliveMs, http };
+}
