@@ -43,4 +43,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrowError(/METRICS_TOKEN/);
     expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '10' })).toThrowError(/KEEP_ALIVE_TIMEOUT_MS/);
   });
+
+  it('checks OTEL_EXPORTER_OTLP_ENDPOINT is a URL', () => {
+    expect(loadConfig({}).otlpEndpoint).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otlpEndpoint).toBe('http://collector:4318');
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrowError(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
 });

@@ -56,6 +56,8 @@ export interface Config {
   timeouts: { requestMs: number; connectionMs: number; keepAliveMs: number };
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
   metricsToken?: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: when set, OpenTelemetry spans are exported there (src/tracing). */
+  otlpEndpoint?: string;
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (ratesUrl && !/^https?:\/\//.test(ratesUrl)) problems.push('RATES_URL must be an http:// or https:// URL');
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  if (otlpEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(otlpEndpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
   const config: Config = {
     host,
     port,
@@ -156,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, problems),
     },
     metricsToken,
+    otlpEndpoint,
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

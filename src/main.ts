@@ -1,3 +1,5 @@
+// First: starts OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set, before anything it traces loads.
+import { stopTracing } from './tracing/preload.js';
 import { buildApp, API_PREFIX } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -58,6 +60,7 @@ async function main() {
     await app.close();
     await workers?.stop();
     await container.close();
+    await stopTracing();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
