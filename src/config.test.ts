@@ -24,7 +24,7 @@ describe('loadConfig', () => {
   it('reads the operations settings with their defaults, and refuses values out of range', () => {
     const c = loadConfig({});
     expect(c.retention).toEqual({ webhookDays: 30, lookupDays: 7, batchSize: 500, intervalMs: 600_000 });
-    expect(c.overload).toEqual({ maxEventLoopDelayMs: 500, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 10 });
+    expect(c.overload).toEqual({ maxEventLoopDelayMs: 1000, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 10 });
     const set = loadConfig({ RETENTION_WEBHOOK_DAYS: '0', RETENTION_BATCH_SIZE: '100', OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT: '95', OVERLOAD_MAX_RSS_MB: '2048' });
     expect(set.retention.webhookDays).toBe(0);
     expect(set.retention.batchSize).toBe(100);

@@ -148,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400, problems) * 1000,
     },
     overload: {
-      maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 500, 0, 60_000, problems),
+      maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000, problems),
       maxEventLoopUtilization: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT', 0, 0, 100, problems) / 100,
       maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,
       maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,

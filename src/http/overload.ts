@@ -5,6 +5,9 @@ import { commonErrors } from '../common/errors.js';
 import type { Config } from '../config.js';
 import type { App } from './types.js';
 
+/** Two of the plugin's one-second samples. */
+const STARTUP_GRACE_MS = 2000;
+
 /** Answered even under pressure: liveness, readiness and the metrics that show the pressure. */
 const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -20,6 +23,13 @@ export async function registerOverload(app: App, config: Config, registry: Regis
   const o = config.overload;
   const shed = new Counter({ name: 'corridor_http_shed_requests_total', help: 'Requests refused with 503 because the node was overloaded, by cause', labelNames: ['cause'], registers: [registry] });
   const message = 'The server is overloaded; retry after the time in Retry-After';
+  // The first delay sample after start also measures the start itself (building routes, the first
+  // OpenAPI document): for two samples after the app is ready, a delay alone sheds nothing.
+  let readyAt: number | undefined;
+  app.addHook('onReady', async () => {
+    readyAt = performance.now();
+  });
+  const warmingUp = () => readyAt === undefined || performance.now() - readyAt < STARTUP_GRACE_MS;
   await app.register(underPressure, {
     maxEventLoopDelay: o.maxEventLoopDelayMs,
     maxHeapUsedBytes: o.maxHeapUsedBytes,
@@ -30,6 +40,7 @@ export async function registerOverload(app: App, config: Config, registry: Regis
     // A value returned by the handler is sent as the answer (the plugin's types say void).
     pressureHandler: ((req: FastifyRequest, reply: FastifyReply, type: string) => {
       if (ALWAYS_ANSWERED.has(req.url.split('?')[0])) return undefined;
+      if (type === 'eventLoopDelay' && warmingUp()) return undefined;
       shed.inc({ cause: type });
       reply.code(503).header('Retry-After', String(o.retryAfterSeconds));
       return commonErrors.SERVICE_UNAVAILABLE({ reason: 'overloaded', cause: type, retryAfterSeconds: o.retryAfterSeconds }, message).toBody();

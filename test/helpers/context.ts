@@ -52,7 +52,9 @@ export function basic(clientId: string, clientSecret: string): string {
 /** Builds the app in-process on a fresh database; closes everything after the file's tests. */
 export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]> } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
-  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', ...opts.env });
+  // Load shedding on measured event-loop delay is off in tests (a busy machine must not turn answers
+  // into 503s); test/overload.test.ts forces the pressure instead.
+  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...opts.env });
   const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve });
   const app = await buildApp(container);
 
