@@ -40,6 +40,8 @@ describe('the audit log of dashboard writes', async () => {
     expect(patched.status).toBe(200);
     const refused = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, { body: { platformCustomerId: 'audited-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
     expect(refused.status).toBe(409);
+    const invalid = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, { body: { customerType: 'ALIEN' } });
+    expect(invalid.status).toBe(400);
     // Reads are not writes: not recorded.
     expect((await send(ctx, admin, 'GET', `${API_PREFIX}/customers`)).status).toBe(200);
     expect((await send(ctx, admin, 'PUT', '/dashboard/api/session/environment', { body: { environment: 'PRODUCTION' } })).status).toBe(200);
@@ -49,6 +51,7 @@ describe('the audit log of dashboard writes', async () => {
     const entries = list.body.data;
     expect(entries.map((e: any) => [e.action, e.outcome, e.statusCode])).toEqual([
       ['PUT /dashboard/api/session/environment', 'SUCCEEDED', 200],
+      [`POST ${API_PREFIX}/customers`, 'FAILED', 400],
       [`POST ${API_PREFIX}/customers`, 'FAILED', 409],
       [`PATCH ${API_PREFIX}/customers/:customerId`, 'SUCCEEDED', 200],
       [`POST ${API_PREFIX}/customers`, 'SUCCEEDED', 201],
@@ -58,17 +61,18 @@ describe('the audit log of dashboard writes', async () => {
       expect(e).toMatchObject({ actorType: 'USER', actor: 'admin@example.com', source: '198.51.100.7' });
       expect(Date.parse(e.createdAt)).not.toBeNaN();
     }
-    expect(entries[3]).toMatchObject({ target: made.body.id, environment: 'SANDBOX' });
-    expect(entries[2].target).toBe(made.body.id);
+    expect(entries[4]).toMatchObject({ target: made.body.id, environment: 'SANDBOX' });
+    expect(entries[3].target).toBe(made.body.id);
     expect(entries[0].environment).toBe('SANDBOX');
 
     // Filters and pages.
     const creates = await send(ctx, admin, 'GET', '/dashboard/api/audit', { query: { action: `POST ${API_PREFIX}/customers` } });
-    expect(creates.body.data).toHaveLength(2);
+    expect(creates.body.data).toHaveLength(3);
     const page1 = await send(ctx, admin, 'GET', '/dashboard/api/audit', { query: { limit: '2' } });
     expect(page1.body.data.map((e: any) => e.id)).toEqual(entries.slice(0, 2).map((e: any) => e.id));
     const page2 = await send(ctx, admin, 'GET', '/dashboard/api/audit', { query: { limit: '2', before: page1.body.nextBefore } });
     expect(page2.body.data.map((e: any) => e.id)).toEqual(entries.slice(2, 4).map((e: any) => e.id));
+    expect(entries).toHaveLength(6);
   });
 
   it('records failed sign-ins under the email that was tried', async () => {

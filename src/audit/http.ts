@@ -59,7 +59,8 @@ export function registerAudit(app: App, container: Container) {
     return row?.email ?? userId;
   }
 
-  app.addHook('preHandler', async (req) => {
+  // Before validation, so refused writes (400) are recorded too; after authentication (onRequest).
+  app.addHook('preValidation', async (req) => {
     if (!WRITES.has(req.method)) return;
     const route = req.routeOptions.url ?? req.url.split('?')[0];
     const action = `${req.method} ${route}`;
