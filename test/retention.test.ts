@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
 import { newId } from '../src/common/ids.js';
 import { createRetentionSweeper } from '../src/retention/sweeper.js';
+import { startWorkers } from '../src/workers/index.js';
 import { call, testContext } from './helpers/context.js';
 
 const DAY = 86_400_000;
@@ -105,5 +106,20 @@ describe('retention sweeper', async () => {
     const sweeper = createRetentionSweeper({ db, clock, settings: { webhookDays: 0, lookupDays: 0, batchSize: 500 } });
     expect(await sweeper.sweepAll()).toEqual({ webhookAttempts: 0, webhookDeliveries: 0, webhookEvents: 0, receiverLookups: 0 });
     expect(await ids('webhook_events')).toContain(e);
+  });
+
+  it("runs as one of the node's worker loops, with the configured windows", async () => {
+    const e = await event(100);
+    const d = await delivery(e, 'DELIVERED', 100, 2);
+    const silent = { error: () => undefined, info: () => undefined, warn: () => undefined, debug: () => undefined } as never;
+    const workers = startWorkers(ctx.container, silent);
+    try {
+      // The sweeper looks at once when the node starts; wait until it has removed the old rows.
+      while ((await ids('webhook_deliveries')).includes(d)) await new Promise((r) => setTimeout(r, 20));
+      while ((await ids('webhook_events')).includes(e)) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await workers.stop();
+    }
+    expect(await attemptsOf(d)).toBe(0);
   });
 });
