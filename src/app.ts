@@ -12,12 +12,14 @@ import type { Container } from './container.js';
 import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerOverload, serverTimeouts } from './http/overload.js';
 import { addExamples } from './http/openapi.js';
 import { failureKey } from './http/auth.js';
 import { createFailureLimiter } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiModules } from './modules/index.js';
+import { registerAudit } from './audit/http.js';
 
 export const API_VERSION = '2025-10-13';
 export const API_PREFIX = `/${API_VERSION}`;
@@ -57,6 +59,8 @@ const lazySerializers: SerializerFactory = (externalSchemas, options) => {
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Replaces the overload measures (tests force load shedding with it); src/http/overload.ts. */
+  pressureCheck?: () => Promise<boolean>;
 }
 
 /** The HTTP application over a container. No I/O at import; tests build it in-process. */
@@ -79,6 +83,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     // A hop count is valid at run time; Fastify's types omit it.
     trustProxy: container.config.trustProxy as boolean | string,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    // Slow or idle clients cannot hold sockets forever (docs/operations.md, "Timeouts").
+    ...serverTimeouts(container.config.timeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -92,6 +98,9 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   await app.register(cookie);
 
   app.addHook('onSend', async (req, reply) => standardHeaders(req, reply));
+  // Metrics first, then load shedding, which refuses before authentication does any work.
+  const metrics = registerMetrics(app, container.db.stats, container.config.metricsToken);
+  await registerOverload(app, container.config, metrics, options.pressureCheck);
 
   // Every API route declares its permission; POST routes honour Idempotency-Key; every route
   // documents the error shape.
@@ -164,7 +173,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       return commonErrors.SERVICE_UNAVAILABLE().toBody();
     }
   });
-  registerMetrics(app, container.db.stats);
+  // Dashboard writes are recorded in the audit log (src/audit).
+  registerAudit(app, container);
   await registerDashboard(app, container);
 
   await app.register(

@@ -29,4 +29,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' }).webhookAllowPrivateAddresses).toBe(false);
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' })).toThrowError(/WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
   });
+
+  it('reads the operations settings with their defaults, and refuses values out of range', () => {
+    const c = loadConfig({});
+    expect(c.retention).toEqual({ webhookDays: 30, lookupDays: 7, batchSize: 500, intervalMs: 600_000 });
+    expect(c.overload).toEqual({ maxEventLoopDelayMs: 1000, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 10 });
+    const set = loadConfig({ RETENTION_WEBHOOK_DAYS: '0', RETENTION_BATCH_SIZE: '100', OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT: '95', OVERLOAD_MAX_RSS_MB: '2048' });
+    expect(set.retention.webhookDays).toBe(0);
+    expect(set.retention.batchSize).toBe(100);
+    expect(set.overload.maxEventLoopUtilization).toBe(0.95);
+    expect(set.overload.maxRssBytes).toBe(2048 * 1024 * 1024);
+    expect(() => loadConfig({ RETENTION_BATCH_SIZE: '0' })).toThrowError(/RETENTION_BATCH_SIZE/);
+    expect(() => loadConfig({ OVERLOAD_RETRY_AFTER_SECONDS: 'soon' })).toThrowError(/OVERLOAD_RETRY_AFTER_SECONDS/);
+  });
+
+  it('reads the HTTP timeouts and the metrics token', () => {
+    expect(loadConfig({}).timeouts).toEqual({ requestMs: 60_000, connectionMs: 120_000, keepAliveMs: 72_000 });
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    const c = loadConfig({ REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '65000', METRICS_TOKEN: 'a-long-enough-token' });
+    expect(c.timeouts).toMatchObject({ requestMs: 0, keepAliveMs: 65_000 });
+    expect(c.metricsToken).toBe('a-long-enough-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrowError(/METRICS_TOKEN/);
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '10' })).toThrowError(/KEEP_ALIVE_TIMEOUT_MS/);
+  });
+
+  it('checks OTEL_EXPORTER_OTLP_ENDPOINT is a URL', () => {
+    expect(loadConfig({}).otlpEndpoint).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otlpEndpoint).toBe('http://collector:4318');
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrowError(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
 });

@@ -71,6 +71,16 @@ export interface Config {
    * a number of proxy hops, or a comma-separated list of proxy addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /** Operations (docs/operations.md): retention windows, overload shedding, timeouts, /metrics access. */
+  retention: { webhookDays: number; lookupDays: number; batchSize: number; intervalMs: number };
+  /** Load shedding limits; 0 turns a limit off. Event-loop utilisation is a fraction (0.98). */
+  overload: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
+  /** HTTP server timeouts: receiving a whole request, an idle socket, an idle keep-alive connection (0: none). */
+  timeouts: { requestMs: number; connectionMs: number; keepAliveMs: number };
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
+  metricsToken?: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: when set, OpenTelemetry spans are exported there (src/tracing). */
+  otlpEndpoint?: string;
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (kek && kekFile) problems.push('set CORRIDOR_KEK or CORRIDOR_KEK_FILE, not both');
   const kekPrevious = env.CORRIDOR_KEK_PREVIOUS ? env.CORRIDOR_KEK_PREVIOUS.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
   if (kekPrevious?.some((k) => !decodeKek(k))) problems.push('CORRIDOR_KEK_PREVIOUS must be base64 keys of 32 bytes, separated by commas');
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  if (otlpEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(otlpEndpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
   const config: Config = {
     host,
     port,
@@ -182,6 +196,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000, problems),
     authFailureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
+    retention: {
+      webhookDays: integer(env, 'RETENTION_WEBHOOK_DAYS', 30, 0, 3650, problems),
+      lookupDays: integer(env, 'RETENTION_LOOKUP_DAYS', 7, 0, 3650, problems),
+      batchSize: integer(env, 'RETENTION_BATCH_SIZE', 500, 1, 10_000, problems),
+      intervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400, problems) * 1000,
+    },
+    overload: {
+      maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000, problems),
+      maxEventLoopUtilization: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT', 0, 0, 100, problems) / 100,
+      maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,
+      maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_048_576, problems) * 1024 * 1024,
+      retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_SECONDS', 10, 1, 3600, problems),
+    },
+    timeouts: {
+      requestMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000, problems),
+      connectionMs: integer(env, 'CONNECTION_TIMEOUT_MS', 120_000, 0, 3_600_000, problems),
+      keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000, problems),
+    },
+    metricsToken,
+    otlpEndpoint,
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -3,6 +3,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ApiError, SESSION_API, setCsrfToken, whenSignedOut } from './api';
 import { ErrorNotice, Loading } from './components';
+import { AuditPage } from './pages/Audit';
 import { CustomerDetailPage } from './pages/CustomerDetail';
 import { CustomersPage } from './pages/Customers';
 import { OverviewPage } from './pages/Overview';
@@ -22,6 +23,7 @@ const NAV = [
   { path: '/tokens', label: 'API tokens' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/sandbox', label: 'Sandbox tools', sandboxOnly: true },
+  { path: '/audit', label: 'Audit log', adminOnly: true },
 ];
 
 /** Below Mantine's sm breakpoint (48em), where the navigation folds into the burger menu. */
@@ -37,6 +39,7 @@ function Page({ path }: { path: string }) {
   if (path === '/transactions') return <TransactionsPage />;
   if ((p = match('/transactions/:id', path))) return <TransactionDetailPage id={p.id} />;
   if (path === '/sandbox') return <SandboxPage />;
+  if (path === '/audit') return <AuditPage />;
   return (
     <Stack>
       <Text fw={600}>No such page</Text>
@@ -161,7 +164,7 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
         </AppShell.Header>
         <AppShell.Navbar p="sm">
           <Stack gap={2}>
-            {NAV.map((item) => {
+            {NAV.filter((item) => !item.adminOnly || session.user.role === 'ADMIN').map((item) => {
               const active = item.path === '/' ? path === '/' : path === item.path || path.startsWith(`${item.path}/`);
               const disabled = item.sandboxOnly && !sandbox;
               const link = (

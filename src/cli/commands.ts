@@ -4,6 +4,12 @@ import { registerUserCommands } from '../dashboard/cli.js';
 import { registerPayoutCommands } from '../rails/cli.js';
 import { registerUmaDomainCommands } from '../modules/config/cli.js';
 import { registerSecretCommands } from '../secrets/cli.js';
+import { registerBackupCommands } from '../backup/cli.js';
+import { registerAuditCommands } from '../audit/cli.js';
+import { registerRetentionCommands } from '../retention/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
-export const cliCommands: Array<(program: Command) => void> = [registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerUmaDomainCommands, registerSecretCommands];
+export const cliCommands: Array<(program: Command) => void> = [
+  registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerUmaDomainCommands, registerSecretCommands,
+  registerBackupCommands, registerAuditCommands, registerRetentionCommands,
+];

@@ -4,6 +4,7 @@ import { ENVIRONMENTS, PERMISSIONS, type Environment, type Permission } from '..
 import { isId } from '../common/ids.js';
 import { cliCommands } from './commands.js';
 import { print, withContainer } from './context.js';
+import { createCliAudit, isCommanderError } from '../audit/cli.js';
 
 function environment(value: string): Environment {
   const v = value.toUpperCase();
@@ -18,7 +19,11 @@ function permissions(value: string): Permission[] {
   return list as Permission[];
 }
 
-const program = new Command('corridor').description('Corridor operator commands').showHelpAfterError();
+// exitOverride: a refused command throws instead of exiting, so its audit entry is still written.
+const program = new Command('corridor').description('Corridor operator commands').showHelpAfterError().exitOverride();
+// Every command that runs is recorded in the audit log (src/audit/cli.ts).
+const audit = createCliAudit();
+program.hook('preAction', (_program, actionCommand) => audit.started(actionCommand));
 
 program
   .command('migrate')
@@ -65,9 +70,28 @@ token
     });
   });
 
+token
+  .command('revoke')
+  .description('revoke an API token of any platform at once (other nodes stop trusting it within AUTH_CACHE_TTL_MS)')
+  .argument('<token>', 'Token:<id> or its client id')
+  .option('--json', 'print {tokenId, clientId, platformId, revokedAt}')
+  .action(async (tokenRef: string, opts: { json?: boolean }) => {
+    await withContainer(async (c) => {
+      const row = await c.services.tokens.revokeAny(tokenRef);
+      if (!row) return program.error(`no active token ${tokenRef}`);
+      print(!!opts.json, { tokenId: row.id, clientId: row.client_id, platformId: row.platform_id, revokedAt: row.revoked_at }, `token ${row.id} (${row.client_id}) revoked`);
+    });
+  });
+
 for (const register of cliCommands) register(program);
 
-await program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+try {
+  await program.parseAsync(process.argv);
+  await audit.finished(process.exitCode ? 'FAILED' : 'SUCCEEDED');
+} catch (err) {
+  // Commander has already printed its own refusals (and help, which exits 0).
+  if (!isCommanderError(err)) process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  const code = isCommanderError(err) ? err.exitCode : 1;
+  await audit.finished(code === 0 ? 'SUCCEEDED' : 'FAILED', err instanceof Error ? err.message : String(err));
+  process.exit(code);
+}

@@ -5,7 +5,7 @@ import { uuidv7 } from './uuid7.js';
 export type IdType =
   | 'Platform' | 'Customer' | 'ExternalAccount' | 'InternalAccount' | 'Quote' | 'Transaction'
   | 'BeneficialOwner' | 'Document' | 'Token' | 'Webhook' | 'Lookup' | 'Job' | 'Delivery'
-  | 'LedgerAccount' | 'Journal' | 'Posting' | 'LedgerTransfer' | 'User' | 'Session' | 'TransactionEvent';
+  | 'LedgerAccount' | 'Journal' | 'Posting' | 'LedgerTransfer' | 'User' | 'Session' | 'TransactionEvent' | 'Audit';
 
 export function newId(type: IdType): string {
   return `${type}:${uuidv7()}`;

@@ -35,4 +35,46 @@ export function registerUserCommands(program: Command) {
         }
       });
     });
+  user
+    .command('disable')
+    .description('stop a dashboard user from signing in; every session of the user ends at once')
+    .requiredOption('--email <email>', 'the user\'s sign-in email')
+    .option('--json', 'print {userId, email, disabledAt}')
+    .action(async (opts: { email: string; json?: boolean }) => {
+      await withContainer(async (c) => {
+        const u = await c.dashboard.setDisabled(opts.email, true);
+        if (!u) program.error(`no dashboard user with email ${opts.email}`);
+        print(!!opts.json, { userId: u.id, email: u.email, disabledAt: u.disabled_at }, `user ${u.email} disabled; their sessions have ended`);
+      });
+    });
+  user
+    .command('enable')
+    .description('let a disabled dashboard user sign in again')
+    .requiredOption('--email <email>', 'the user\'s sign-in email')
+    .option('--json', 'print {userId, email, disabledAt}')
+    .action(async (opts: { email: string; json?: boolean }) => {
+      await withContainer(async (c) => {
+        const u = await c.dashboard.setDisabled(opts.email, false);
+        if (!u) program.error(`no dashboard user with email ${opts.email}`);
+        print(!!opts.json, { userId: u.id, email: u.email, disabledAt: null }, `user ${u.email} enabled`);
+      });
+    });
+  user
+    .command('password')
+    .description('set a new password for a dashboard user (generated and shown once unless --password); their sessions end')
+    .requiredOption('--email <email>', 'the user\'s sign-in email')
+    .option('--password <password>', 'at least 12 characters (prefer the generated one: a password in a command line lands in shell history)')
+    .option('--json', 'print {userId, email, password}')
+    .action(async (opts: { email: string; password?: string; json?: boolean }) => {
+      await withContainer(async (c) => {
+        try {
+          const made = await c.dashboard.setPassword(opts.email, opts.password);
+          if (!made) program.error(`no dashboard user with email ${opts.email}`);
+          print(!!opts.json, { userId: made.user.id, email: made.user.email, password: made.password }, `user ${made.user.email}\npassword ${made.password}${made.generated ? '  (shown once)' : ''}\ntheir sessions have ended`);
+        } catch (e) {
+          if (e instanceof ApiError) program.error(e.message);
+          throw e;
+        }
+      });
+    });
 }

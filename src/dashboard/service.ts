@@ -132,6 +132,7 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
       .selectAll('dashboard_sessions')
       .select(['dashboard_users.email', 'dashboard_users.role', 'dashboard_users.password_hash', 'dashboard_users.failed_attempts', 'dashboard_users.locked_until', 'dashboard_users.last_sign_in_at', 'dashboard_users.created_at as user_created_at', 'dashboard_users.updated_at as user_updated_at'])
       .where('dashboard_sessions.token_hash', '=', tokenHash(token))
+      .where('dashboard_users.disabled_at', 'is', null)
       .executeTakeFirst();
 
   return {
@@ -190,8 +191,9 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
         if (user) await recordKnownFailure(user.id, attempt);
         throw dashboardErrors.SIGN_IN_BUSY({ retryAfterSeconds: 1 });
       }
-      if (!user || !ok) {
-        if (user) await recordKnownFailure(user.id, attempt);
+      // A disabled user (`npx corridor user disable`) gets the same answer as a wrong password.
+      if (!user || !ok || user.disabled_at) {
+        if (user && !ok) await recordKnownFailure(user.id, attempt);
         throw dashboardErrors.INVALID_CREDENTIALS();
       }
 
@@ -248,6 +250,41 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
         updated_at: row.user_updated_at,
       };
       return { session, user };
+    },
+
+    /**
+     * Operator commands: disable (or enable again) a user, or set a new password. Disabling and a
+     * new password end every session of the user at once. Undefined when no user has this email.
+     */
+    async setDisabled(emailInput: string, disabled: boolean): Promise<UserRow | undefined> {
+      const email = normaliseEmail(emailInput);
+      const at = nowIso();
+      return db.tx(async (trx) => {
+        const user = await trx.selectFrom('dashboard_users').selectAll().where('email', '=', email).executeTakeFirst();
+        if (!user) return undefined;
+        await trx.updateTable('dashboard_users').set({ disabled_at: disabled ? (user.disabled_at ?? at) : null, updated_at: at }).where('id', '=', user.id).execute();
+        if (disabled) await trx.updateTable('dashboard_sessions').set({ revoked_at: at }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+        return { ...user, disabled_at: disabled ? (user.disabled_at ?? at) : null, updated_at: at };
+      });
+    },
+
+    async setPassword(emailInput: string, given?: string): Promise<{ user: UserRow; password: string; generated: boolean } | undefined> {
+      const email = normaliseEmail(emailInput);
+      const generated = given === undefined;
+      const password = given ?? generatePassword();
+      if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+        throw invalidField('password', `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+      }
+      const hash = await hashPassword(password);
+      const at = nowIso();
+      const user = await db.tx(async (trx) => {
+        const found = await trx.selectFrom('dashboard_users').selectAll().where('email', '=', email).executeTakeFirst();
+        if (!found) return undefined;
+        await trx.updateTable('dashboard_users').set({ password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: at }).where('id', '=', found.id).execute();
+        await trx.updateTable('dashboard_sessions').set({ revoked_at: at }).where('user_id', '=', found.id).where('revoked_at', 'is', null).execute();
+        return { ...found, password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: at };
+      });
+      return user ? { user, password, generated } : undefined;
     },
 
     async signOut(sessionId: string): Promise<void> {

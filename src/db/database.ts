@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
@@ -122,8 +122,13 @@ const counting = (stats: DbStats) => () => {
   stats.statements++;
 };
 
-// PostgreSQL int8 → bigint, so money never passes through a float.
-pg.types.setTypeParser(20, (v) => BigInt(v));
+/** The PostgreSQL driver, loaded on first use: a SQLite server never loads it. */
+async function loadPg(): Promise<typeof pg> {
+  const driver = (await import('pg')).default;
+  // PostgreSQL int8 → bigint, so money never passes through a float.
+  driver.types.setTypeParser(20, (v) => BigInt(v));
+  return driver;
+}
 
 const RETRYABLE_PG = new Set(['40001', '40P01']); // serialization failure, deadlock
 
@@ -393,6 +398,7 @@ function openSqlite(opts: DatabaseOptions): Database {
 }
 
 async function openPostgres(opts: DatabaseOptions): Promise<Database> {
+  const pg = await loadPg();
   const schema = opts.pgSchema;
   if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
@@ -496,6 +502,7 @@ export function randomSchemaName(prefix = 't'): string {
 }
 
 export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const pg = await loadPg();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -10,6 +10,7 @@ import type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, Webh
 import type { LedgerAccountsTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
 import type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
+import type { AuditLogTable } from './tables/operations.js';
 
 export type { PlatformsTable, PlatformConfigsTable, TokensTable, CustomersTable, IdempotencyKeysTable, JobsTable, SystemSettingsTable, ListCountsTable } from './tables/foundation.js';
 export type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
@@ -17,6 +18,7 @@ export type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, Webh
 export type { LedgerAccountsTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
 export type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 export type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
+export type { AuditLogTable } from './tables/operations.js';
 
 export interface DB {
   platforms: PlatformsTable;
@@ -45,4 +47,5 @@ export interface DB {
   receiver_lookups: ReceiverLookupsTable;
   incoming_payments: IncomingPaymentsTable;
   list_counts: ListCountsTable;
+  audit_log: AuditLogTable;
 }

@@ -1,10 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { commonErrors } from '../common/errors.js';
 import type { DbStats } from '../db/database.js';
 import { ratesDocumentsRefused } from '../fx/rates.js';
 import type { App } from './types.js';
 
 /** Prometheus metrics at /metrics: request counts and latency by route, database statements, plus process metrics. */
-export function registerMetrics(app: App, db: DbStats): Registry {
+export function registerMetrics(app: App, db: DbStats, bearerToken?: string): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Counter({
@@ -31,7 +33,16 @@ export function registerMetrics(app: App, db: DbStats): Registry {
     requests.inc({ method: req.method, route, status: String(reply.statusCode) });
     duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { config: { permission: 'PUBLIC' }, schema: { hide: true } as object }, async (_req, reply) => {
+  // With METRICS_TOKEN set, only a scraper presenting it reads the metrics (compared by hash, in constant time).
+  const expected = bearerToken ? createHash('sha256').update(bearerToken).digest() : undefined;
+  app.get('/metrics', { config: { permission: 'PUBLIC' }, schema: { hide: true } as object }, async (req, reply) => {
+    if (expected) {
+      const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
+      if (!m || !timingSafeEqual(createHash('sha256').update(m[1]).digest(), expected)) {
+        reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
+        throw commonErrors.UNAUTHORIZED({ reason: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' });
+      }
+    }
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();
   });

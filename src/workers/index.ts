@@ -4,6 +4,7 @@ import { DELIVER_JOB } from '../events/types.js';
 import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
 import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
 import { startWorker, type Worker } from './loop.js';
+import { createRetentionSweeper } from '../retention/sweeper.js';
 
 /**
  * Background work of this node. Each entry is a loop over one kind of due work; with several
@@ -31,6 +32,22 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
       idleMs: 60 * 60 * 1000,
       onError: (err) => log.error({ err }, 'idempotency sweeper failed'),
       processNext: () => sweepIdempotencyKeys(container),
+    }),
+  );
+  // Retention (src/retention): old webhook events, deliveries, attempts and receiver lookups go in
+  // small batches; between batches the event loop turns, so requests are served in between.
+  const retention = createRetentionSweeper({ db: container.db, clock: container.clock, settings: container.config.retention });
+  workers.push(
+    startWorker({
+      name: 'retention-sweeper',
+      idleMs: container.config.retention.intervalMs,
+      onError: (err) => log.error({ err }, 'retention sweeper failed'),
+      processNext: async () => {
+        const { more, removed } = await retention.sweepOnce();
+        if (Object.values(removed).some((n) => n > 0)) log.info({ removed }, 'retention: removed old rows');
+        await new Promise((resolve) => setImmediate(resolve));
+        return more;
+      },
     }),
   );
   // Payments: timed sandbox outcomes and quote expiries (src/modules/transactions/engine.ts).

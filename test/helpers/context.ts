@@ -56,7 +56,9 @@ export function basic(clientId: string, clientSecret: string): string {
 export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]>; domainProof?: Overrides['domainProof'] } = {}): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   // A fixed key-encryption key: the data directory does not exist, so none could be generated there.
-  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', CORRIDOR_KEK: TEST_KEK, ...opts.env });
+  // Load shedding on measured event-loop delay is off in tests (a busy machine must not turn answers
+  // into 503s); test/overload.test.ts forces the pressure instead.
+  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', CORRIDOR_KEK: TEST_KEK, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...opts.env });
   const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve, domainProof: opts.domainProof });
   const app = await buildApp(container);
 

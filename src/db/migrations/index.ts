@@ -9,6 +9,9 @@ import * as m006 from './006_payments.js';
 import * as m007 from './007_incoming.js';
 import * as m008 from './008_list_counts.js';
 import * as m009 from './009_filtered_counts.js';
+import * as m100 from './100_audit_log.js';
+import * as m101 from './101_token_expiry.js';
+import * as m102 from './102_retention_indexes.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -21,4 +24,7 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '007_incoming': m007,
   '008_list_counts': m008,
   '009_filtered_counts': m009,
+  '100_audit_log': m100,
+  '101_token_expiry': m101,
+  '102_retention_indexes': m102,
 };

@@ -16,6 +16,8 @@ export interface DashboardUsersTable {
   last_sign_in_at: string | null;
   created_at: string;
   updated_at: string;
+  /** set by an operator (`npx corridor user disable`): no sign-in, no session (migration 101) */
+  disabled_at?: string | null;
 }
 
 /** A signed-in dashboard session; the cookie carries a random token, only its hash is kept. */

@@ -35,6 +35,8 @@ export interface TokensTable {
   created_at: string;
   updated_at: string;
   revoked_at: string | null;
+  /** the token stops working at this time; null: never (migration 101) */
+  expires_at?: string | null;
 }
 
 export interface CustomersTable {

@@ -17,8 +17,25 @@ export const tokenRepository = {
     return db.insertInto('tokens').values(row).execute();
   },
 
-  findActiveByClientId(db: Executor, clientId: string) {
-    return db.selectFrom('tokens').selectAll().where('client_id', '=', clientId).where('revoked_at', 'is', null).executeTakeFirst();
+  /** The token that authenticates as clientId now: not revoked, not expired (by the server's clock). */
+  findActiveByClientId(db: Executor, clientId: string, now: string = new Date().toISOString()) {
+    return db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirst();
+  },
+
+  /** An unrevoked token of any platform by id or client id (operator commands). */
+  findUnrevoked(db: Executor, idOrClientId: string) {
+    return db
+      .selectFrom('tokens')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', idOrClientId), eb('client_id', '=', idOrClientId)]))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
   },
 
   findActive(db: Executor, scope: Scope, id: string) {

@@ -24,6 +24,7 @@ const tokenFields = {
   clientId: Type.String(),
   createdAt: DateTime,
   updatedAt: DateTime,
+  expiresAt: Type.Optional({ ...DateTime, description: 'The token stops authenticating at this time (401); absent: it never expires' }),
 };
 /** A token as read later: never its secret. */
 const TokenSchema = Type.Object(tokenFields, { examples: [TOKEN_EXAMPLE] });
@@ -37,6 +38,7 @@ const TokenCreateBody = Type.Object(
   {
     name: Text(100),
     permissions: Type.Array(Type.Enum(PERMISSIONS), { minItems: 1, maxItems: 3, uniqueItems: true }),
+    expiresAt: Type.Optional({ ...DateTime, description: 'Optional: a future time after which the token answers 401; absent: it never expires' }),
   },
   { additionalProperties: false, examples: [{ name: 'Reporting backend', permissions: ['VIEW'] }] },
 );

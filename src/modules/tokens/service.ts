@@ -4,6 +4,7 @@ import { paginate, type Cursors, type PageRequest } from '../../common/paginatio
 import { type AuthContext, type Environment, type Permission, type Scope, PERMISSIONS } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
 import { toNumber } from '../../db/values.js';
+import { invalidField } from '../../common/errors.js';
 import { tokenErrors } from './errors.js';
 import { tokenRepository, type TokenFilters, type TokenRow } from './repository.js';
 import { hashSecret, newClientId, newClientSecret } from './secrets.js';
@@ -25,6 +26,8 @@ export interface NewToken {
   /** Fixed credentials (bootstrap); otherwise generated. */
   clientId?: string;
   clientSecret?: string;
+  /** ISO time after which the token no longer authenticates; none: never. */
+  expiresAt?: string;
 }
 
 /** Orders permissions canonically and drops duplicates. */
@@ -50,6 +53,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       created_at: now,
       updated_at: now,
       revoked_at: null,
+      expires_at: input.expiresAt ?? null,
     };
     await db.tx((trx) => tokenRepository.insert(trx, row));
     return { row, clientSecret };
@@ -59,10 +63,17 @@ export function createTokenService(deps: TokenServiceDeps) {
     issue,
 
     /** POST /tokens: the caller's environment, at most the caller's permissions. */
-    async create(caller: AuthContext, body: { name: string; permissions: Permission[] }) {
+    async create(caller: AuthContext, body: { name: string; permissions: Permission[]; expiresAt?: string }) {
       const notHeld = body.permissions.filter((p) => !caller.permissions.includes(p));
       if (notHeld.length) throw tokenErrors.PERMISSION_NOT_GRANTABLE({ permissions: notHeld, callerPermissions: caller.permissions });
-      const { row, clientSecret } = await issue({ platformId: caller.platformId, environment: caller.environment, name: body.name, permissions: body.permissions });
+      let expiresAt: string | undefined;
+      if (body.expiresAt !== undefined) {
+        const at = Date.parse(body.expiresAt);
+        if (Number.isNaN(at)) throw invalidField('expiresAt', 'must be an ISO 8601 date-time');
+        if (at <= clock.now().getTime()) throw invalidField('expiresAt', 'must be in the future');
+        expiresAt = new Date(at).toISOString();
+      }
+      const { row, clientSecret } = await issue({ platformId: caller.platformId, environment: caller.environment, name: body.name, permissions: body.permissions, expiresAt });
       return { ...tokenView(row), clientSecret };
     },
 
@@ -86,6 +97,19 @@ export function createTokenService(deps: TokenServiceDeps) {
         count: async () => toNumber((await tokenRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
         view: (row) => tokenView(row),
       });
+    },
+
+    /** `npx corridor token revoke`: by id or client id, any platform; undefined when no unrevoked token matches. */
+    async revokeAny(idOrClientId: string) {
+      const row = await db.tx(async (trx) => {
+        const found = await tokenRepository.findUnrevoked(trx, idOrClientId);
+        if (!found) return undefined;
+        const at = clock.now().toISOString();
+        await tokenRepository.revoke(trx, found.id, at);
+        return { ...found, revoked_at: at, updated_at: at };
+      });
+      if (row) deps.onRevoke(row.client_id);
+      return row;
     },
 
     /** DELETE /tokens/{id}: revokes at once; the token stops authenticating on this node immediately. */

@@ -11,5 +11,7 @@ export function tokenView(row: TokenRow) {
     clientId: row.client_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    // Omitted, not null, for a token that never expires (D11).
+    ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
   };
 }

@@ -1,0 +1,131 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { commonErrors } from '../common/errors.js';
+import { ErrorSchema } from '../common/schemas.js';
+import type { Container } from '../container.js';
+import { sessionToken } from '../dashboard/auth.js';
+import { normaliseEmail } from '../dashboard/service.js';
+import type { App } from '../http/types.js';
+import { createAuditLog, type AuditEntry } from './store.js';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const DASHBOARD_API = '/dashboard/api';
+const SIGN_IN = `${DASHBOARD_API}/session`;
+
+const { $id: _ignored, ...errorResponse } = ErrorSchema as typeof ErrorSchema & { $id?: string };
+
+const AuditRecordSchema = Type.Object({
+  id: Type.String(),
+  createdAt: Type.String(),
+  actorType: Type.Enum(['OPERATOR', 'USER']),
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.Union([Type.String(), Type.Null()]),
+  source: Type.Union([Type.String(), Type.Null()]),
+  environment: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.Enum(['SUCCEEDED', 'FAILED']),
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    before: Type.Optional(Type.String({ pattern: '^Audit:[0-9a-fA-F-]{36}$', description: 'the id of the last entry of the previous page' })),
+    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'entries whose action starts with this text' })),
+  },
+  { additionalProperties: false },
+);
+
+type Pending = Omit<AuditEntry, 'outcome' | 'statusCode'>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on dashboard writes: what the audit log records once the answer is sent. */
+    audit?: Pending;
+  }
+}
+
+/**
+ * Records every dashboard write (the dashboard's own session routes and every API write made with
+ * a session cookie) in the audit log once it is answered: who, what, on what, when, from which
+ * address, and how it ended. Also serves the log to the platform's ADMIN users.
+ */
+export function registerAudit(app: App, container: Container) {
+  const audit = createAuditLog({ db: container.db, clock: container.clock });
+
+  async function emailOf(userId: string): Promise<string> {
+    const row = await container.db.executor().selectFrom('dashboard_users').select('email').where('id', '=', userId).executeTakeFirst();
+    return row?.email ?? userId;
+  }
+
+  // Before validation, so refused writes (400) are recorded too; after authentication (onRequest).
+  app.addHook('preValidation', async (req) => {
+    if (!WRITES.has(req.method)) return;
+    const route = req.routeOptions.url ?? req.url.split('?')[0];
+    const action = `${req.method} ${route}`;
+    const params = req.params as Record<string, string> | undefined;
+    const target = params && Object.keys(params).length ? Object.values(params).join(' ') : null;
+    const clientId = (req as FastifyRequest & { auth?: { clientId?: string } }).auth?.clientId;
+    if (clientId?.startsWith('dashboard:')) {
+      const userId = clientId.slice('dashboard:'.length);
+      req.audit = { actorType: 'USER', actor: await emailOf(userId), action, target, source: req.ip, platformId: req.auth.platformId, environment: req.auth.environment, details: { userId } };
+    } else if (route === SIGN_IN && req.method === 'POST') {
+      const email = normaliseEmail(String((req.body as { email?: string } | undefined)?.email ?? ''));
+      // A failed sign-in of a known user belongs to that user's platform, so its ADMINs see it.
+      const user = await container.db.executor().selectFrom('dashboard_users').select('platform_id').where('email', '=', email).executeTakeFirst();
+      req.audit = { actorType: 'USER', actor: email, action: 'dashboard sign-in', target: null, source: req.ip, platformId: user?.platform_id ?? null };
+    } else if (route.startsWith(DASHBOARD_API)) {
+      const token = sessionToken(req);
+      const signedIn = token ? await container.dashboard.session(token) : undefined;
+      if (!signedIn) return;
+      const { session, user } = signedIn;
+      req.audit = { actorType: 'USER', actor: user.email, action, target, source: req.ip, platformId: session.platform_id, environment: session.environment, details: { userId: user.id } };
+    }
+  });
+
+  // Recorded before the answer leaves: a client that saw the answer can find the entry. The id of
+  // what a write created is taken from its answer when it names one.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const pending = req.audit;
+    if (!pending) return payload;
+    req.audit = undefined;
+    if (reply.statusCode < 300 && typeof payload === 'string' && payload.startsWith('{')) {
+      try {
+        const body = JSON.parse(payload) as { id?: unknown; user?: { id?: unknown }; platform?: { id?: unknown }; environment?: unknown };
+        if (!pending.target && typeof body.id === 'string') pending.target = body.id;
+        if (pending.action === 'dashboard sign-in' && typeof body.user?.id === 'string') {
+          pending.target = body.user.id;
+          pending.platformId = typeof body.platform?.id === 'string' ? body.platform.id : null;
+          pending.environment = typeof body.environment === 'string' ? body.environment : null;
+        }
+      } catch {
+        /* not JSON: no target */
+      }
+    }
+    try {
+      await audit.record({ ...pending, outcome: reply.statusCode < 400 ? 'SUCCEEDED' : 'FAILED', statusCode: reply.statusCode });
+    } catch (err) {
+      req.log.error({ err }, 'could not record the audit entry');
+    }
+    return payload;
+  });
+
+  app.get(`${DASHBOARD_API}/audit`, {
+    schema: {
+      tags: ['Dashboard'],
+      summary: "The platform's audit log, newest first (ADMIN users only)",
+      querystring: ListQuery,
+      response: { 200: Type.Object({ data: Type.Array(AuditRecordSchema), nextBefore: Type.Union([Type.String(), Type.Null()]) }), '4xx': errorResponse, '5xx': errorResponse },
+    },
+  }, async (req) => {
+    const token = sessionToken(req);
+    const signedIn = token ? await container.dashboard.session(token) : undefined;
+    if (!signedIn) throw commonErrors.UNAUTHORIZED({ reason: 'not signed in' }, 'Sign in to the dashboard first');
+    if (signedIn.user.role !== 'ADMIN') throw commonErrors.FORBIDDEN({ requiredRole: 'ADMIN' }, 'Only ADMIN users may read the audit log');
+    const q = req.query as { limit?: number; before?: string; actor?: string; action?: string };
+    const limit = q.limit ?? 50;
+    const data = await audit.list({ platformId: signedIn.session.platform_id, actor: q.actor, action: q.action, before: q.before, limit });
+    return { data, nextBefore: data.length === limit ? data[data.length - 1].id : null };
+  });
+}
