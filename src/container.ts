@@ -107,7 +107,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     uma: () => incoming.uma,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
-  const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts });
+  const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts, customers: services.customers });
   // Incoming payments (src/modules/incoming): arrivals, approvals and their deadlines, over the payment lifecycle.
   const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver });
 

@@ -1,6 +1,7 @@
 import type { Container } from '../../container.js';
 import type { App } from '../../http/types.js';
 import { ConfigPatchBody, ConfigSchema } from './schemas.js';
+import { fromSupportedCurrencies } from './vendor.js';
 
 export function configRoutes(app: App, { services }: Container) {
   const config = services.config;
@@ -14,5 +15,5 @@ export function configRoutes(app: App, { services }: Container) {
   app.patch('/config', {
     config: { permission: 'MANAGE' },
     schema: { tags, summary: 'Change webhookEndpoint, umaDomain or per-currency settings; fields left out stay', body: ConfigPatchBody, response: { 200: ConfigSchema } },
-  }, async (req) => config.update(req.auth, req.body));
+  }, async (req) => config.update(req.auth, fromSupportedCurrencies(req.body)));
 }

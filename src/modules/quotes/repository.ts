@@ -18,6 +18,8 @@ export interface QuoteFilters {
   statuses?: string[];
   createdAfter?: string;
   createdBefore?: string;
+  sendingAccountId?: string;
+  receivingAccountId?: string;
 }
 
 export const quoteRepository = {
@@ -48,6 +50,12 @@ export const quoteRepository = {
     if (f.statuses) q = q.where('t.status', 'in', f.statuses);
     if (f.createdAfter) q = q.where('q.created_at', '>=', f.createdAfter);
     if (f.createdBefore) q = q.where('q.created_at', '<=', f.createdBefore);
+    if (f.receivingAccountId) q = q.where('t.external_account_id', '=', f.receivingAccountId);
+    const sending = f.sendingAccountId;
+    if (sending?.startsWith('InternalAccount:')) q = q.where('t.internal_account_id', '=', sending).where('t.funding', '=', 'INTERNAL');
+    // A pulled external account is named only in the Source JSON; the id pattern (hex, '-', ':')
+    // has no LIKE wildcard.
+    else if (sending) q = q.where('t.funding', '=', 'PULL').where('t.source', 'like', `%"accountId":"${sending}"%`);
     return q;
   },
 

@@ -87,6 +87,8 @@ export const QuoteListQuery = Type.Object(
     status: Type.Optional(Type.Enum(QUOTE_STATUSES)),
     createdAfter: Type.Optional(DateTime),
     createdBefore: Type.Optional(DateTime),
+    sendingAccountId: Type.Optional(Type.String({ pattern: '^(InternalAccount|ExternalAccount)' + idPattern('InternalAccount').slice('^InternalAccount'.length), description: 'The source account: an internal account, or the external account a payment pulls from' })),
+    receivingAccountId: Type.Optional(Type.String({ pattern: idPattern('ExternalAccount'), description: 'The destination external account' })),
     ...PageQuery,
   },
   { additionalProperties: false },

@@ -12,7 +12,11 @@ import type { Database, Executor } from '../../db/database.js';
 import { RatesUnavailableError } from '../../fx/rates.js';
 import { requiredPayerDataFields } from '../config/incoming.js';
 import { currencySetting } from '../config/settings.js';
+import { customerErrors } from '../customers/errors.js';
+import { decodeCurrencies, type CustomerRow } from '../customers/repository.js';
+import type { CustomerService } from '../customers/service.js';
 import type { ExternalAccountService } from '../external-accounts/service.js';
+import { fromDbBool } from '../../db/values.js';
 import { platformConfig } from '../platforms/service.js';
 import type { Fx } from '../quotes/pricing.js';
 import { missingKeys, missingUserInfo, receiverErrors } from './errors.js';
@@ -31,6 +35,7 @@ export interface ReceiverServiceDeps {
   fx: Fx;
   resolver: Resolver;
   externalAccounts: ExternalAccountService;
+  customers: Pick<CustomerService, 'getLive'>;
 }
 
 /** What a quote names as its receiver, checked against its lookup. */
@@ -76,10 +81,42 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     return lookupView(row, rates);
   }
 
+  /**
+   * The paying customer a lookup names (customerId, senderUmaAddress or both, naming the same
+   * customer), of the caller's scope and not deleted, and the currency the rates are priced from:
+   * sendingCurrency when given (one of the payer's currencies), else the payer's first currency.
+   */
+  async function payerOf(scope: Scope, opts: LookupOptions): Promise<{ payer?: CustomerRow; sending: string }> {
+    const ex = db.executor();
+    const byId = opts.customerId === undefined ? undefined : await deps.customers.getLive(ex, scope, opts.customerId);
+    let byAddress: CustomerRow | undefined;
+    if (opts.senderUmaAddress !== undefined) {
+      byAddress = await ex
+        .selectFrom('customers')
+        .selectAll()
+        .where('platform_id', '=', scope.platformId)
+        .where('environment', '=', scope.environment)
+        .where('uma_address', '=', opts.senderUmaAddress.toLowerCase())
+        .executeTakeFirst();
+      // Another platform's customer does not exist for this caller (rule 4); a deleted one is gone.
+      if (!byAddress) throw customerErrors.CUSTOMER_NOT_FOUND({ senderUmaAddress: opts.senderUmaAddress }, 'No customer of this platform has this senderUmaAddress');
+      if (fromDbBool(byAddress.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: byAddress.id });
+      if (byId && byId.id !== byAddress.id) throw invalidInput([{ field: 'senderUmaAddress', in: 'query', message: 'is the UMA address of another customer than customerId' }]);
+    }
+    const payer = byId ?? byAddress;
+    if (!payer) return { sending: opts.sendingCurrency ?? DEFAULT_LOOKUP_SENDING_CURRENCY };
+    const held = decodeCurrencies(payer.currencies);
+    if (opts.sendingCurrency !== undefined && !held.includes(opts.sendingCurrency)) {
+      throw invalidInput([{ field: 'sendingCurrency', in: 'query', message: `is not a currency of the paying customer (${held.join(', ')})` }]);
+    }
+    return { payer, sending: opts.sendingCurrency ?? held[0] ?? DEFAULT_LOOKUP_SENDING_CURRENCY };
+  }
+
   return {
     resolver,
 
     async lookupUma(scope: Scope, address: string, opts: LookupOptions): Promise<LookupView> {
+      const { sending } = await payerOf(scope, opts);
       const normalised = address.toLowerCase();
       const receiver = await resolver.resolve(db.executor(), scope.environment, normalised);
       return store(
@@ -93,11 +130,12 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
           required_payer_data_fields: JSON.stringify(receiver.requiredPayerDataFields),
         },
         receiver.currencies,
-        opts.sendingCurrency ?? DEFAULT_LOOKUP_SENDING_CURRENCY,
+        sending,
       );
     },
 
     async lookupExternalAccount(scope: Scope, accountId: string, opts: LookupOptions): Promise<LookupView> {
+      const { sending } = await payerOf(scope, opts);
       const account = await deps.externalAccounts.find(scope, accountId);
       if (account.status !== 'ACTIVE') throw invalidInput([{ field: 'accountId', in: 'path', message: `is ${account.status}; only ACTIVE external accounts receive payments` }]);
       const config = await platformConfig(db.executor(), scope);
@@ -114,7 +152,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
           required_payer_data_fields: JSON.stringify(requiredPayerDataFields(config)),
         },
         currencies,
-        opts.sendingCurrency ?? DEFAULT_LOOKUP_SENDING_CURRENCY,
+        sending,
       );
     },
 
