@@ -6,8 +6,11 @@
 import { bech32m } from '@scure/base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxIdentifier } from '../src/identifiers/sandbox-fixtures.js';
-import { call, expectError, testContext, type TestContext } from './helpers/context.js';
+import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { createAccount, newCustomer } from './helpers/external-accounts.js';
+import { customerWithAccounts } from './helpers/ledger.js';
+import { balance, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
+import { startWebhookReceiver } from './helpers/webhook-receiver.js';
 
 let ctx: TestContext;
 let customerId: string;
@@ -219,5 +222,311 @@ describe('crypto wallets are self-custody and their network follows from what is
     const main = await createAccount(ctx, { currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_MAIN } }, { auth, path: '/platform/external-accounts' });
     expect(main.status, JSON.stringify(main.body)).toBe(201);
     expect(main.body).toMatchObject({ customerId: null, cryptoNetwork: 'LAYER2_MAINNET' });
+  });
+});
+
+/** A platform of its own, so its lists hold only what a test made. */
+async function platform(): Promise<TestPlatform> {
+  return ctx.newPlatform('Vendor client platform');
+}
+
+describe('customers list: isIncludingDeleted', () => {
+  it('is includeDeleted under the SDK name; both names must agree', async () => {
+    const p = await platform();
+    const kept = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'kept', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
+    const gone = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'gone', customerType: 'INDIVIDUAL', fullName: 'Bea Gone' } });
+    expect((await call(ctx, 'DELETE', `/customers/${gone.body.id}`, { auth: p.auth })).status).toBe(200);
+    const ids = async (query: Record<string, string>) => (await call(ctx, 'GET', '/customers', { auth: p.auth, query })).body.data.map((c: any) => c.id);
+    expect(await ids({ isIncludingDeleted: 'true' })).toEqual([gone.body.id, kept.body.id]);
+    expect(await ids({ isIncludingDeleted: 'true' })).toEqual(await ids({ includeDeleted: 'true' }));
+    expect(await ids({ isIncludingDeleted: 'false' })).toEqual([kept.body.id]);
+    expect(await ids({ isIncludingDeleted: 'true', includeDeleted: 'true' })).toEqual([gone.body.id, kept.body.id]);
+    const both = await call(ctx, 'GET', '/customers', { auth: p.auth, query: { isIncludingDeleted: 'true', includeDeleted: 'false' } });
+    expect(fields(expectError(both, 400, 'INVALID_INPUT') && both)).toEqual(['isIncludingDeleted']);
+    const typo = await call(ctx, 'GET', '/customers', { auth: p.auth, query: { isIncludingDeleted: 'yes' } });
+    expect(fields(expectError(typo, 400, 'INVALID_INPUT') && typo)).toEqual(['isIncludingDeleted']);
+  });
+});
+
+describe('transactions list: startDate, endDate, sortOrder, reference', () => {
+  let p: TestPlatform;
+  let txs: any[];
+  beforeAll(async () => {
+    p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const dest = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: payer.customer.id, auth: p.auth });
+    txs = [];
+    for (const amount of [1_000, 2_000, 3_000]) {
+      const r = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: payer.accounts.USD.id }, destination: { accountId: dest.id }, amount } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      txs.push(r.body);
+    }
+  });
+  const list = (query: Record<string, string | number>) => call(ctx, 'GET', '/transactions', { auth: p.auth, query });
+  const idsOf = (res: any) => res.body.data.map((t: any) => t.id);
+
+  it('sortOrder asc lists oldest first, page by page; desc is the default order', async () => {
+    const all = txs.map((t) => t.id);
+    expect(idsOf(await list({}))).toEqual([...all].reverse());
+    expect(idsOf(await list({ sortOrder: 'desc' }))).toEqual([...all].reverse());
+    const first = await list({ sortOrder: 'asc', limit: 2 });
+    expect(idsOf(first)).toEqual(all.slice(0, 2));
+    expect(first.body).toMatchObject({ hasMore: true, totalCount: 3 });
+    const second = await list({ sortOrder: 'asc', limit: 2, cursor: first.body.nextCursor });
+    expect(idsOf(second)).toEqual(all.slice(2));
+    // A cursor belongs to its order.
+    const mixed = await list({ sortOrder: 'desc', limit: 2, cursor: first.body.nextCursor });
+    expect(fields(expectError(mixed, 400, 'INVALID_INPUT') && mixed)).toEqual(['cursor']);
+    const bad = await list({ sortOrder: 'ASC' });
+    expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad)).toEqual(['sortOrder']);
+  });
+
+  it('startDate and endDate are createdAfter and createdBefore (inclusive)', async () => {
+    const [a, b, c] = txs;
+    const vendor = await list({ startDate: b.createdAt, endDate: c.createdAt });
+    const spec = await list({ createdAfter: b.createdAt, createdBefore: c.createdAt });
+    expect(idsOf(vendor)).toEqual(idsOf(spec));
+    expect(idsOf(vendor)).toEqual(expect.arrayContaining([b.id, c.id]));
+    expect(idsOf(await list({ endDate: a.createdAt }))).toEqual(idsOf(await list({ createdBefore: a.createdAt })));
+    expect(idsOf(await list({ endDate: a.createdAt }))).toContain(a.id);
+    expect(idsOf(await list({ startDate: '2999-01-01T00:00:00Z' }))).toEqual([]);
+    // The same instant written another way is no conflict; another instant is.
+    expect((await list({ startDate: b.createdAt, createdAfter: b.createdAt.replace('Z', '+00:00') })).status).toBe(200);
+    const differ = await list({ startDate: '2020-01-01T00:00:00Z', createdAfter: '2021-01-01T00:00:00Z' });
+    expect(fields(expectError(differ, 400, 'INVALID_INPUT') && differ)).toEqual(['startDate']);
+    const notADate = await list({ startDate: 'yesterday' });
+    expect(fields(expectError(notADate, 400, 'INVALID_INPUT') && notADate)).toEqual(['startDate']);
+  });
+
+  it('reference finds the transaction of a reconciliation reference', async () => {
+    const target = txs[1];
+    const found = await list({ reference: target.reconciliationInstructions.reference });
+    expect(idsOf(found)).toEqual([target.id]);
+    expect(found.body.totalCount).toBe(1);
+    expect((await list({ reference: 'CRD0000000000' })).body).toMatchObject({ data: [], totalCount: 0 });
+    // Another platform's reference finds nothing.
+    expect((await call(ctx, 'GET', '/transactions', { query: { reference: target.reconciliationInstructions.reference } })).body.totalCount).toBe(0);
+  });
+});
+
+describe('quotes list: sendingAccountId and receivingAccountId', () => {
+  it('filters by the source internal account and the destination external account', async () => {
+    const p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const one = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: payer.customer.id, auth: p.auth });
+    const two = await externalAccount(ctx, 'IBAN', '000', { customerId: payer.customer.id, auth: p.auth, variant: 'DE' });
+    const q1 = await quoteFromAccount(ctx, payer.accounts.USD.id, one.id, 1_000, {}, p.auth);
+    const q2 = await quoteFromAccount(ctx, payer.accounts.USD.id, two.id, 1_000, {}, p.auth);
+    expect([q1.status, q2.status], JSON.stringify([q1.body, q2.body])).toEqual([201, 201]);
+    const ids = async (query: Record<string, string>) => {
+      const r = await call(ctx, 'GET', '/quotes', { auth: p.auth, query });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.data.map((q: any) => q.id);
+    };
+    expect(await ids({ receivingAccountId: one.id })).toEqual([q1.body.id]);
+    expect(await ids({ receivingAccountId: two.id })).toEqual([q2.body.id]);
+    expect(await ids({ sendingAccountId: payer.accounts.USD.id })).toEqual([q2.body.id, q1.body.id]);
+    expect(await ids({ sendingAccountId: payer.accounts.USD.id, receivingAccountId: two.id })).toEqual([q2.body.id]);
+    expect(await ids({ sendingAccountId: one.id })).toEqual([]);
+    // Another platform sees none of them.
+    expect((await call(ctx, 'GET', '/quotes', { query: { sendingAccountId: payer.accounts.USD.id } })).body.totalCount).toBe(0);
+    const bad = await call(ctx, 'GET', '/quotes', { auth: p.auth, query: { receivingAccountId: payer.accounts.USD.id } });
+    expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad)).toEqual(['receivingAccountId']);
+    const notAnId = await call(ctx, 'GET', '/quotes', { auth: p.auth, query: { sendingAccountId: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' } });
+    expect(fields(expectError(notAnId, 400, 'INVALID_INPUT') && notAnId)).toEqual(['sendingAccountId']);
+  });
+});
+
+describe('receiver lookups name the paying customer', () => {
+  let p: TestPlatform;
+  let payer: any;
+  let receiver: any;
+  beforeAll(async () => {
+    p = await platform();
+    payer = (await customerWithAccounts(ctx, ['EUR', 'USD'], { auth: p.auth })).customer;
+    receiver = (await customerWithAccounts(ctx, ['MXN'], { auth: p.auth })).customer;
+  });
+  const lookup = (query: Record<string, string>, auth = p.auth) => call(ctx, 'GET', `/receiver/uma/${receiver.umaAddress}`, { auth, query });
+  const priced = (res: any) => ({ sending: res.body.sendingCurrency.code, currencies: res.body.supportedCurrencies });
+
+  it("customerId or senderUmaAddress prices the lookup from the payer's currency", async () => {
+    const byId = await lookup({ customerId: payer.id });
+    expect(byId.status, JSON.stringify(byId.body)).toBe(200);
+    expect(byId.body.sendingCurrency.code).toBe('EUR');
+    expect(priced(await lookup({ senderUmaAddress: payer.umaAddress }))).toEqual(priced(byId));
+    expect(priced(await lookup({ customerId: payer.id, senderUmaAddress: payer.umaAddress }))).toEqual(priced(byId));
+    expect(priced(await lookup({ sendingCurrency: 'EUR' }))).toEqual(priced(byId));
+    // The payer's other currency, asked for, prices from it.
+    expect((await lookup({ customerId: payer.id, sendingCurrency: 'USD' })).body.sendingCurrency.code).toBe('USD');
+    const account = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: receiver.id, auth: p.auth });
+    const toAccount = await call(ctx, 'GET', `/receiver/external-account/${account.id}`, { auth: p.auth, query: { customerId: payer.id } });
+    expect(toAccount.status, JSON.stringify(toAccount.body)).toBe(200);
+    expect(toAccount.body.sendingCurrency.code).toBe('EUR');
+  });
+
+  it('refuses a payer that is not the caller\'s, a deleted one, a mismatch and a currency the payer lacks', async () => {
+    expectError(await lookup({ customerId: payer.id }, ctx.platform.auth), 404, 'CUSTOMER_NOT_FOUND');
+    expectError(await lookup({ senderUmaAddress: payer.umaAddress }, ctx.platform.auth), 404, 'CUSTOMER_NOT_FOUND');
+    expectError(await lookup({ customerId: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' }), 404, 'CUSTOMER_NOT_FOUND');
+    const mismatch = await lookup({ customerId: payer.id, senderUmaAddress: receiver.umaAddress });
+    expect(fields(expectError(mismatch, 400, 'INVALID_INPUT') && mismatch)).toEqual(['senderUmaAddress']);
+    const lacks = await lookup({ customerId: payer.id, sendingCurrency: 'GBP' });
+    expect(fields(expectError(lacks, 400, 'INVALID_INPUT') && lacks)).toEqual(['sendingCurrency']);
+    const malformed = await lookup({ senderUmaAddress: 'alice' });
+    expect(fields(expectError(malformed, 400, 'INVALID_INPUT') && malformed)).toEqual(['senderUmaAddress']);
+    const gone = (await customerWithAccounts(ctx, ['USD'], { auth: p.auth })).customer;
+    await call(ctx, 'DELETE', `/customers/${gone.id}`, { auth: p.auth });
+    expectError(await lookup({ customerId: gone.id }), 410, 'CUSTOMER_DELETED');
+    expectError(await lookup({ senderUmaAddress: gone.umaAddress }), 410, 'CUSTOMER_DELETED');
+  });
+});
+
+describe('POST /sandbox/uma/receive in the SDK and CLI shapes', () => {
+  let p: TestPlatform;
+  let receiver: any;
+  let account: string;
+  beforeAll(async () => {
+    p = await platform();
+    const c = await customerWithAccounts(ctx, ['USD'], { auth: p.auth });
+    receiver = c.customer;
+    account = c.accounts.USD.id;
+  });
+  const receive = (body: Record<string, unknown>, auth = p.auth) => call(ctx, 'POST', '/sandbox/uma/receive', { auth, body });
+
+  it('takes receivingCurrencyAmount/Code (SDK), amount/currency (CLI) and customerId, like the spec names', async () => {
+    const before = await balance(ctx, account, p.auth);
+    const spec = await receive({ receiverUmaAddress: receiver.umaAddress, currencyCode: 'USD', currencyAmount: 1_000, senderUmaAddress: '$payer@vendor.example' });
+    expect(spec.status, JSON.stringify(spec.body)).toBe(200);
+    const sdk = await receive({ senderUmaAddress: '$payer@vendor.example', receivingCurrencyAmount: 1_000, receivingCurrencyCode: 'USD', customerId: receiver.id });
+    expect(sdk.status, JSON.stringify(sdk.body)).toBe(200);
+    const cli = await receive({ receiverUmaAddress: receiver.umaAddress, amount: 1_000, currency: 'USD' });
+    expect(cli.status, JSON.stringify(cli.body)).toBe(200);
+    for (const r of [spec, sdk, cli]) expect(r.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', receivedAmount: { amount: 1_000, currency: { code: 'USD' } } });
+    expect(sdk.body.source).toEqual(spec.body.source);
+    expect(await balance(ctx, account, p.auth)).toBe(before + 3_000);
+    // Both names with the same value are one value.
+    expect((await receive({ receiverUmaAddress: receiver.umaAddress, customerId: receiver.id, currencyCode: 'USD', receivingCurrencyCode: 'USD', currencyAmount: 5, receivingCurrencyAmount: 5 })).status).toBe(200);
+  });
+
+  it.each([
+    ['a different code under two names', { receiverUmaAddress: '@', currencyCode: 'USD', receivingCurrencyCode: 'EUR', currencyAmount: 5 }, 'receivingCurrencyCode'],
+    ['a different amount under two names', { receiverUmaAddress: '@', currencyCode: 'USD', amount: 6, receivingCurrencyAmount: 5 }, 'amount'],
+    ['no amount at all', { receiverUmaAddress: '@', currencyCode: 'USD' }, 'currencyAmount'],
+    ['no currency at all', { receiverUmaAddress: '@', receivingCurrencyAmount: 5 }, 'currencyCode'],
+    ['no receiver at all', { receivingCurrencyCode: 'USD', receivingCurrencyAmount: 5 }, 'receiverUmaAddress'],
+    ['an amount as text', { receiverUmaAddress: '@', receivingCurrencyCode: 'USD', receivingCurrencyAmount: '5' }, 'receivingCurrencyAmount'],
+    ['a zero amount', { receiverUmaAddress: '@', currencyCode: 'USD', amount: 0 }, 'amount'],
+    ['an unknown field', { receiverUmaAddress: '@', currencyCode: 'USD', currencyAmount: 5, receivingAmount: 5 }, 'receivingAmount'],
+  ])('refuses %s, naming the field', async (_what, body, field) => {
+    const b: Record<string, unknown> = { ...body };
+    if (b.receiverUmaAddress === '@') b.receiverUmaAddress = receiver.umaAddress;
+    const res = await receive(b);
+    expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
+  });
+
+  it("refuses another platform's customer (404) and a customerId that is not the address's customer", async () => {
+    expectError(await receive({ customerId: receiver.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 5 }, ctx.platform.auth), 404, 'CUSTOMER_NOT_FOUND');
+    const other = (await customerWithAccounts(ctx, ['USD'], { auth: p.auth })).customer;
+    const mismatch = await receive({ customerId: other.id, receiverUmaAddress: receiver.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 5 });
+    expect(fields(expectError(mismatch, 400, 'INVALID_INPUT') && mismatch)).toEqual(['customerId']);
+  });
+});
+
+describe('POST /transfer-out without amount moves the whole available balance', () => {
+  it('pays out everything, as the same request with the balance as amount', async () => {
+    const p = await platform();
+    const a = await fundedCustomer(ctx, ['USD'], 12_345, p.auth);
+    const b = await fundedCustomer(ctx, ['USD'], 12_345, p.auth);
+    const destA = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: a.customer.id, auth: p.auth });
+    const destB = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: b.customer.id, auth: p.auth });
+    const whole = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } } });
+    expect(whole.status, JSON.stringify(whole.body)).toBe(201);
+    const twin = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: 12_345 } });
+    for (const k of ['sentAmount', 'receivedAmount', 'fees', 'status', 'type']) expect(whole.body[k], k).toEqual(twin.body[k]);
+    expect(whole.body.sentAmount.amount).toBe(12_345);
+    expect(await balance(ctx, a.accounts.USD.id, p.auth)).toBe(0);
+    // Nothing left: nothing to move.
+    const empty = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } } });
+    expect(expectError(empty, 400, 'INSUFFICIENT_FUNDS').details).toMatchObject({ accountId: a.accounts.USD.id, available: 0 });
+    const text = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: '5' } });
+    expect(fields(expectError(text, 400, 'INVALID_INPUT') && text)).toEqual(['amount']);
+  });
+});
+
+describe('POST /sandbox/webhooks/test', () => {
+  it('tests the configured endpoint without a body and answers the vendor names too', async () => {
+    const p = await platform();
+    const publicKeyPem = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.webhookPublicKey;
+    const hook = await startWebhookReceiver({ publicKeyPem });
+    try {
+      expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: hook.url } })).status).toBe(200);
+      const res = await call(ctx, 'POST', '/sandbox/webhooks/test', { auth: p.auth });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ delivered: true, statusCode: 200, url: hook.url, response_status: 200 });
+      expect(hook.requests).toHaveLength(1);
+      expect(hook.requests[0].verified).toBe(true);
+      expect(hook.requests[0].event).toMatchObject({ type: 'TEST', webhookId: res.body.webhookId });
+      expect((await call(ctx, 'POST', '/sandbox/webhooks/test', { auth: p.auth, body: {} })).status).toBe(200);
+      const withUrl = await call(ctx, 'POST', '/sandbox/webhooks/test', { auth: p.auth, body: { url: hook.url } });
+      expect(fields(expectError(withUrl, 400, 'INVALID_INPUT') && withUrl)).toEqual(['url']);
+      const production = await p.token(['VIEW', 'MANAGE'], 'PRODUCTION');
+      expectError(await call(ctx, 'POST', '/sandbox/webhooks/test', { auth: production }), 403, 'FORBIDDEN');
+      expectError(await call(ctx, 'POST', '/sandbox/webhooks/test', { auth: await p.token(['VIEW']) }), 403, 'FORBIDDEN');
+    } finally {
+      await hook.close();
+    }
+  });
+});
+
+describe('PATCH /config with supportedCurrencies', () => {
+  const eur = (extra: Record<string, unknown> = {}) => ({
+    currencyCode: 'EUR',
+    enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+    minAmount: 100,
+    maxAmount: 500_000,
+    requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }],
+    ...extra,
+  });
+
+  it('sets the per-currency settings and the required payer data, as currencies and requiredPayerDataFields do', async () => {
+    const p = await platform();
+    const twin = await platform();
+    const vendor = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur(), { currencyCode: 'MXN', enabledTransactionTypes: [] }] } });
+    expect(vendor.status, JSON.stringify(vendor.body)).toBe(200);
+    const spec = await call(ctx, 'PATCH', '/config', {
+      auth: twin.auth,
+      body: { currencies: [{ currencyCode: 'EUR', enabled: true, minAmount: 100, maxAmount: 500_000 }, { currencyCode: 'MXN', enabled: false }], requiredPayerDataFields: ['FULL_NAME'] },
+    });
+    const settings = (r: any) => ({ currencies: r.body.currencies, requiredPayerDataFields: r.body.requiredPayerDataFields });
+    expect(settings(vendor)).toEqual(settings(spec));
+    expect(vendor.body.currencies.find((c: any) => c.currencyCode === 'EUR')).toEqual({ currencyCode: 'EUR', enabled: true, minAmount: 100, maxAmount: 500_000 });
+    expect(vendor.body.currencies.find((c: any) => c.currencyCode === 'MXN').enabled).toBe(false);
+    expect(vendor.body.requiredPayerDataFields).toEqual(['FULL_NAME']);
+    // The SDK's read-only provider fields are accepted and change nothing.
+    const again = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur({ providerRequiredCustomerFields: ['NATIONALITY'] })] } });
+    expect(settings(again)).toEqual(settings(vendor));
+  });
+
+  it.each([
+    ['one direction only', [eur({ enabledTransactionTypes: ['INCOMING'] })], 'supportedCurrencies.0.enabledTransactionTypes'],
+    ['a field this API does not exchange', [eur({ requiredCounterpartyFields: [{ name: 'USER_TYPE', mandatory: true }] })], 'supportedCurrencies.0.requiredCounterpartyFields.0.name'],
+    ['different mandatory fields per currency', [eur(), eur({ currencyCode: 'USD', requiredCounterpartyFields: [{ name: 'EMAIL', mandatory: true }] })], 'supportedCurrencies.1.requiredCounterpartyFields'],
+    ['an unknown currency', [eur({ currencyCode: 'XYZ' })], 'supportedCurrencies.0.currencyCode'],
+    ['a negative bound', [eur({ minAmount: -1 })], 'supportedCurrencies.0.minAmount'],
+    ['an unknown member', [eur({ enabled: true })], 'supportedCurrencies.0.enabled'],
+  ])('refuses %s, naming the field', async (_what, supportedCurrencies, field) => {
+    const p = await platform();
+    const res = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies } });
+    expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
+  });
+
+  it('refuses both forms when they say different things', async () => {
+    const p = await platform();
+    const currencies = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur()], currencies: [{ currencyCode: 'EUR', enabled: false }] } });
+    expect(fields(expectError(currencies, 400, 'INVALID_INPUT') && currencies)).toEqual(['supportedCurrencies']);
+    const payerData = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur()], requiredPayerDataFields: ['EMAIL'] } });
+    expect(fields(expectError(payerData, 400, 'INVALID_INPUT') && payerData)).toEqual(['supportedCurrencies']);
+    const agreeing = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur()], requiredPayerDataFields: ['FULL_NAME'] } });
+    expect(agreeing.status).toBe(200);
   });
 });
