@@ -530,3 +530,139 @@ describe('PATCH /config with supportedCurrencies', () => {
     expect(agreeing.status).toBe(200);
   });
 });
+
+describe('GET /exchange-rates', () => {
+  const rates = (query: Record<string, string | number | string[]>, auth?: string) => {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) qs.append(k, String(one));
+    return ctx.app
+      .inject({ method: 'GET', url: `/2025-10-13/exchange-rates?${qs}`, headers: { authorization: auth ?? ctx.platform.auth } })
+      .then((r) => ({ status: r.statusCode, body: JSON.parse(r.body) }));
+  };
+
+  it('prices a corridor exactly as a quote locking the same sending amount', async () => {
+    const p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const dest = await externalAccount(ctx, 'IBAN', '000', { customerId: payer.customer.id, auth: p.auth, variant: 'DE' });
+    const quote = await quoteFromAccount(ctx, payer.accounts.USD.id, dest.id, 12_345, {}, p.auth);
+    expect(quote.status, JSON.stringify(quote.body)).toBe(201);
+    const res = await rates({ sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 12_345 }, p.auth);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    const [r] = res.body.data;
+    expect(r).toMatchObject({
+      sourceCurrency: { code: 'USD', decimals: 2 },
+      destinationCurrency: { code: 'EUR', decimals: 2 },
+      destinationPaymentRail: 'SEPA',
+      sendingAmount: quote.body.totalSendingAmount,
+      receivingAmount: quote.body.totalReceivingAmount,
+      exchangeRate: quote.body.exchangeRate,
+      fees: { total: quote.body.feesIncluded },
+    });
+    expect(r.fees.fixed + r.fees.variable).toBe(r.fees.total);
+    expect(r.minSendingAmount).toBeGreaterThanOrEqual(1);
+    expect(r.maxSendingAmount).toBeGreaterThan(r.minSendingAmount);
+    expect(Number.isNaN(Date.parse(r.updatedAt))).toBe(false);
+  });
+
+  it('filters by source and by one or several destinations; defaults to 10000 minor units', async () => {
+    const several = await rates({ sourceCurrency: 'USD', destinationCurrency: ['EUR', 'MXN'] });
+    expect(several.body.data.map((r: any) => r.destinationCurrency.code)).toEqual(['EUR', 'MXN']);
+    expect(several.body.data.every((r: any) => r.sendingAmount === 10_000)).toBe(true);
+    const fromUsd = await rates({ sourceCurrency: 'USD' });
+    const codes = fromUsd.body.data.map((r: any) => r.destinationCurrency.code);
+    expect(codes).toEqual(expect.arrayContaining(['EUR', 'GBP', 'MXN', 'BRL', 'BTC', 'USDC']));
+    expect(codes).not.toContain('USD');
+    const toMxn = await rates({ destinationCurrency: 'MXN' });
+    expect(toMxn.body.data.every((r: any) => r.destinationCurrency.code === 'MXN' && r.sourceCurrency.code !== 'MXN')).toBe(true);
+    expect(toMxn.body.data.map((r: any) => r.sourceCurrency.code)).toContain('USD');
+  });
+
+  it("follows this platform's currency settings", async () => {
+    const p = await platform();
+    expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { currencies: [{ currencyCode: 'MXN', enabled: false }, { currencyCode: 'USD', minAmount: 5_000, maxAmount: 50_000 }] } })).status).toBe(200);
+    const fromUsd = await rates({ sourceCurrency: 'USD' }, p.auth);
+    expect(fromUsd.body.data.map((r: any) => r.destinationCurrency.code)).not.toContain('MXN');
+    expect(fromUsd.body.data.every((r: any) => r.minSendingAmount === 5_000 && r.maxSendingAmount === 50_000)).toBe(true);
+    const disabled = await rates({ sourceCurrency: 'USD', destinationCurrency: ['EUR', 'MXN'] }, p.auth);
+    expect(fields(expectError(disabled, 400, 'INVALID_INPUT') && disabled)).toEqual(['destinationCurrency.1']);
+    const below = await rates({ sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: 1_000 }, p.auth);
+    expect(fields(expectError(below, 400, 'INVALID_INPUT') && below)).toEqual(['sendingAmount']);
+    // Among many corridors, one that cannot carry the amount is left out rather than failing all.
+    expect((await rates({ sourceCurrency: 'USD', sendingAmount: 1_000 }, p.auth)).body.data).toEqual([]);
+  });
+
+  it.each([
+    [{ sourceCurrency: 'XYZ' }, 'sourceCurrency'],
+    [{ destinationCurrency: ['EUR', 'EUR'] }, 'destinationCurrency'],
+    [{ sendingAmount: 0 }, 'sendingAmount'],
+    [{ sendingAmount: 'ten' }, 'sendingAmount'],
+    [{ source: 'USD' }, 'source'],
+  ])('refuses %j, naming %s', async (query, field) => {
+    const res = await rates(query as Record<string, string>);
+    expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
+  });
+
+  it('answers 503 in PRODUCTION when no rate source is configured, as quotes do', async () => {
+    const auth = await ctx.platform.token(['VIEW'], 'PRODUCTION');
+    expectError(await rates({ sourceCurrency: 'USD', destinationCurrency: 'EUR' }, auth), 503, 'RATE_UNAVAILABLE');
+    expectError(await call(ctx, 'GET', '/exchange-rates', { auth: null }), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('GET /uma-providers', () => {
+  it('lists the platforms of this environment with their UMA domain, currencies and regions', async () => {
+    const p = await platform();
+    expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { currencies: CURRENCIES_ONLY(['BRL', 'USD']) } })).status).toBe(200);
+    const config = (await call(ctx, 'GET', '/config', { auth: p.auth })).body;
+    const all = await call(ctx, 'GET', '/uma-providers', { auth: p.auth, query: { limit: 100 } });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const mine = all.body.data.find((x: any) => x.domain === config.umaDomain);
+    expect(mine).toEqual({
+      name: 'Vendor client platform',
+      domain: config.umaDomain,
+      supportedCurrencies: [{ code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 }, { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', decimals: 2 }],
+      supportedRegions: ['BR', 'US'],
+      allowListStatus: true,
+    });
+    // The caller's own first platform is there too, and a payment to either settles here.
+    const first = (await call(ctx, 'GET', '/config')).body.umaDomain;
+    expect(all.body.data.map((x: any) => x.domain)).toContain(first);
+    const brl = await call(ctx, 'GET', '/uma-providers', { auth: p.auth, query: { currencyCode: 'BRL', limit: 100 } });
+    expect(brl.body.data.map((x: any) => x.domain)).toContain(config.umaDomain);
+    const kes = await call(ctx, 'GET', '/uma-providers', { auth: p.auth, query: { currencyCode: 'KES', limit: 100 } });
+    expect(kes.body.data.map((x: any) => x.domain)).not.toContain(config.umaDomain);
+    const brazil = await call(ctx, 'GET', '/uma-providers', { auth: p.auth, query: { countryCode: 'BR', currencyCode: 'USD', limit: 100 } });
+    expect(brazil.body.data.map((x: any) => x.domain)).toContain(config.umaDomain);
+    const kenya = await call(ctx, 'GET', '/uma-providers', { auth: p.auth, query: { countryCode: 'KE', limit: 100 } });
+    expect(kenya.body.data.map((x: any) => x.domain)).not.toContain(config.umaDomain);
+    expect(kenya.body.totalCount).toBe(kenya.body.data.length);
+  });
+
+  it('pages in either order; the other environment sees its own domains only', async () => {
+    const desc = await call(ctx, 'GET', '/uma-providers', { query: { limit: 100 } });
+    const asc = await call(ctx, 'GET', '/uma-providers', { query: { limit: 100, sortOrder: 'asc' } });
+    expect(asc.body.data.map((x: any) => x.domain)).toEqual([...desc.body.data.map((x: any) => x.domain)].reverse());
+    const page1 = await call(ctx, 'GET', '/uma-providers', { query: { limit: 2, sortOrder: 'asc' } });
+    const page2 = await call(ctx, 'GET', '/uma-providers', { query: { limit: 2, sortOrder: 'asc', cursor: page1.body.nextCursor } });
+    expect([...page1.body.data, ...page2.body.data].map((x: any) => x.domain)).toEqual(asc.body.data.slice(0, 4).map((x: any) => x.domain));
+    const wrongOrder = await call(ctx, 'GET', '/uma-providers', { query: { limit: 2, cursor: page1.body.nextCursor } });
+    expect(fields(expectError(wrongOrder, 400, 'INVALID_INPUT') && wrongOrder)).toEqual(['cursor']);
+    const production = await ctx.platform.token(['VIEW'], 'PRODUCTION');
+    const prod = await call(ctx, 'GET', '/uma-providers', { auth: production, query: { limit: 100 } });
+    const sandboxDomains = new Set(desc.body.data.map((x: any) => x.domain));
+    expect(prod.body.data.length).toBeGreaterThan(0);
+    expect(prod.body.data.some((x: any) => sandboxDomains.has(x.domain))).toBe(false);
+    for (const [query, field] of [[{ countryCode: 'XX' }, 'countryCode'], [{ currencyCode: 'usd' }, 'currencyCode'], [{ sortOrder: 'up' }, 'sortOrder'], [{ hasBlockedProviders: 'maybe' }, 'hasBlockedProviders']] as const) {
+      const res = await call(ctx, 'GET', '/uma-providers', { query });
+      expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
+    }
+    expect((await call(ctx, 'GET', '/uma-providers', { query: { hasBlockedProviders: 'true' } })).status).toBe(200);
+  });
+});
+
+/** A currencies patch that enables exactly these and disables every other currency. */
+function CURRENCIES_ONLY(codes: string[]) {
+  const all = ['USD', 'EUR', 'GBP', 'CAD', 'MXN', 'BRL', 'PHP', 'INR', 'NGN', 'ZAR', 'KES', 'TZS', 'ZMW', 'RWF', 'MWK', 'UGX', 'XOF', 'BTC', 'USDC'];
+  return all.map((currencyCode) => ({ currencyCode, enabled: codes.includes(currencyCode) }));
+}
