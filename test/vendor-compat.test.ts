@@ -666,3 +666,43 @@ function CURRENCIES_ONLY(codes: string[]) {
   const all = ['USD', 'EUR', 'GBP', 'CAD', 'MXN', 'BRL', 'PHP', 'INR', 'NGN', 'ZAR', 'KES', 'TZS', 'ZMW', 'RWF', 'MWK', 'UGX', 'XOF', 'BTC', 'USDC'];
   return all.map((currencyCode) => ({ currencyCode, enabled: codes.includes(currencyCode) }));
 }
+
+describe('payer data from the paying customer a lookup names', () => {
+  it("completes a quote's senderCustomerInfo with the fields the receiver requires, and only those", async () => {
+    const r = await platform();
+    expect((await call(ctx, 'PATCH', '/config', { auth: r.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY', 'BIRTH_DATE'] } })).status).toBe(200);
+    const bea = (await customerWithAccounts(ctx, ['EUR'], { auth: r.auth })).customer;
+    const p = await platform();
+    const payer = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'payer', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', currencies: ['USD'], address: { line1: '12 St James Square', postalCode: 'SW1Y 4JH', country: 'GB' } },
+    });
+    expect(payer.status, JSON.stringify(payer.body)).toBe(201);
+    const usd = (await call(ctx, 'GET', '/customers/internal-accounts', { auth: p.auth, query: { customerId: payer.body.id } })).body.data[0].id;
+    expect((await call(ctx, 'POST', `/sandbox/internal-accounts/${usd}/fund`, { auth: p.auth, body: { amount: 100_000 } })).status).toBe(200);
+    const quote = (lookupId: string, extra: Record<string, unknown> = {}, accountId = usd) =>
+      call(ctx, 'POST', '/quotes', {
+        auth: p.auth,
+        body: { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress, currency: 'EUR' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, lookupId, ...extra },
+      });
+
+    // Without a payer the quote must carry the data itself.
+    const anonymous = await call(ctx, 'GET', `/receiver/uma/${bea.umaAddress}`, { auth: p.auth });
+    expectError(await quote(anonymous.body.id), 400, 'MISSING_MANDATORY_USER_INFO');
+
+    const lookup = await call(ctx, 'GET', `/receiver/uma/${bea.umaAddress}`, { auth: p.auth, query: { senderUmaAddress: payer.body.umaAddress } });
+    expect(lookup.body.requiredPayerDataFields).toEqual(['FULL_NAME', 'NATIONALITY', 'BIRTH_DATE']);
+    const paid = await quote(lookup.body.id, { immediatelyExecute: true, senderCustomerInfo: { FULL_NAME: 'A. Lovelace' } });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.status).toBe('COMPLETED');
+    const incoming = (await call(ctx, 'GET', '/transactions', { auth: r.auth, query: { customerId: bea.id, type: 'INCOMING' } })).body.data;
+    expect(incoming).toHaveLength(1);
+    // The quote's own value wins; the rest comes from the payer's record; nothing else is shared.
+    expect(incoming[0].counterpartyInformation).toEqual({ FULL_NAME: 'A. Lovelace', NATIONALITY: 'GB', BIRTH_DATE: '1990-12-10' });
+
+    // A lookup made for one payer does not serve a quote paid by another.
+    const other = await fundedCustomer(ctx, ['USD'], 10_000, p.auth);
+    const mismatch = await quote(lookup.body.id, {}, other.accounts.USD.id);
+    expect(fields(expectError(mismatch, 400, 'INVALID_INPUT') && mismatch)).toEqual(['lookupId']);
+  });
+});

@@ -9,6 +9,7 @@ import * as m006 from './006_payments.js';
 import * as m007 from './007_incoming.js';
 import * as m008 from './008_list_counts.js';
 import * as m009 from './009_filtered_counts.js';
+import * as m200 from './200_lookup_payer.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -21,4 +22,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '007_incoming': m007,
   '008_list_counts': m008,
   '009_filtered_counts': m009,
+  '200_lookup_payer': m200,
 };

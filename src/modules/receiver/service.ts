@@ -24,6 +24,7 @@ import { lookupRepository as repo, type LookupRow, type StoredCurrency } from '.
 import type { ReceivingCurrency, Resolver } from './resolver.js';
 import type { LookupOptions, LookupView } from './schemas.js';
 import { lookupView } from './view.js';
+import { payerDataOf } from './payer.js';
 
 /** "A lookup expires after a few minutes": as long as a quote lives. */
 export const LOOKUP_TTL_MS = 5 * 60_000;
@@ -63,7 +64,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     return out;
   }
 
-  async function store(scope: Scope, fields: Pick<LookupRow, 'kind' | 'uma_address' | 'external_account_id' | 'receiver_platform_id' | 'receiver_customer_id' | 'required_payer_data_fields'>, currencies: ReceivingCurrency[], sending: string): Promise<LookupView> {
+  async function store(scope: Scope, fields: Pick<LookupRow, 'kind' | 'uma_address' | 'external_account_id' | 'receiver_platform_id' | 'receiver_customer_id' | 'required_payer_data_fields' | 'payer_customer_id'>, currencies: ReceivingCurrency[], sending: string): Promise<LookupView> {
     const now = clock.now();
     const stored: StoredCurrency[] = currencies.map((c) => ({ code: c.code, minAmount: c.minAmount === null ? null : Number(c.minAmount), maxAmount: c.maxAmount === null ? null : Number(c.maxAmount) }));
     const row: LookupRow = {
@@ -112,11 +113,24 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     return { payer, sending: opts.sendingCurrency ?? held[0] ?? DEFAULT_LOOKUP_SENDING_CURRENCY };
   }
 
+  /**
+   * The stored facts of the lookup's paying customer that the receiver requires, and no others
+   * (UMA shares what the counterparties must exchange); none when it named no payer or it is gone.
+   */
+  async function payerInfo(ex: Executor, row: LookupRow): Promise<Record<string, string>> {
+    if (!row.payer_customer_id) return {};
+    const customer = await ex.selectFrom('customers').selectAll().where('id', '=', row.payer_customer_id).executeTakeFirst();
+    if (!customer || fromDbBool(customer.is_deleted)) return {};
+    const facts: Record<string, string> = payerDataOf(customer);
+    const required = JSON.parse(row.required_payer_data_fields) as string[];
+    return Object.fromEntries(required.filter((k) => facts[k] !== undefined).map((k) => [k, facts[k]]));
+  }
+
   return {
     resolver,
 
     async lookupUma(scope: Scope, address: string, opts: LookupOptions): Promise<LookupView> {
-      const { sending } = await payerOf(scope, opts);
+      const { payer, sending } = await payerOf(scope, opts);
       const normalised = address.toLowerCase();
       const receiver = await resolver.resolve(db.executor(), scope.environment, normalised);
       return store(
@@ -128,6 +142,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
           receiver_platform_id: receiver.hosted?.scope.platformId ?? null,
           receiver_customer_id: receiver.hosted?.customer.id ?? null,
           required_payer_data_fields: JSON.stringify(receiver.requiredPayerDataFields),
+          payer_customer_id: payer?.id ?? null,
         },
         receiver.currencies,
         sending,
@@ -135,7 +150,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     },
 
     async lookupExternalAccount(scope: Scope, accountId: string, opts: LookupOptions): Promise<LookupView> {
-      const { sending } = await payerOf(scope, opts);
+      const { payer, sending } = await payerOf(scope, opts);
       const account = await deps.externalAccounts.find(scope, accountId);
       if (account.status !== 'ACTIVE') throw invalidInput([{ field: 'accountId', in: 'path', message: `is ${account.status}; only ACTIVE external accounts receive payments` }]);
       const config = await platformConfig(db.executor(), scope);
@@ -150,6 +165,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
           receiver_platform_id: scope.platformId,
           receiver_customer_id: account.customer_id,
           required_payer_data_fields: JSON.stringify(requiredPayerDataFields(config)),
+          payer_customer_id: payer?.id ?? null,
         },
         currencies,
         sending,
@@ -171,9 +187,19 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
       if (!accepted.includes(currency)) {
         throw invalidField('destination.currency', accepted.length ? `is not accepted by the receiver; it accepts ${accepted.join(', ')}` : 'cannot be paid: the receiver accepts no currency now');
       }
-      const missing = missingKeys(JSON.parse(row.required_payer_data_fields) as string[], senderCustomerInfo);
+      const given = { ...(await payerInfo(ex, row)), ...senderCustomerInfo };
+      const missing = missingKeys(JSON.parse(row.required_payer_data_fields) as string[], given);
       if (missing.length) throw missingUserInfo('senderCustomerInfo', missing);
       return row;
+    },
+
+    /**
+     * The payer data a payment against this lookup carries: the paying customer's stored facts
+     * (when the lookup named one), overridden by the quote's senderCustomerInfo.
+     */
+    async payerDataFor(ex: Executor, scope: Scope, lookupId: string | null, senderCustomerInfo: Record<string, unknown>): Promise<Record<string, unknown>> {
+      const row = lookupId ? await repo.find(ex, scope, lookupId) : undefined;
+      return { ...(row ? await payerInfo(ex, row) : {}), ...senderCustomerInfo };
     },
   };
 }
