@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AmountSchema, CurrencyCode, CurrencySchema, DateTime } from '../../common/schemas.js';
+import { CurrencyCode, CurrencySchema, DateTime } from '../../common/schemas.js';
 import { MAX_AMOUNT } from '../../fx/pricing.js';
 
 export const DEFAULT_SENDING_AMOUNT = 10_000;
@@ -35,5 +35,3 @@ export const ExchangeRateSchema = Type.Object({
 });
 
 export const ExchangeRateList = Type.Object({ data: Type.Array(ExchangeRateSchema) });
-
-export { AmountSchema };
