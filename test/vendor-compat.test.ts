@@ -706,3 +706,18 @@ describe('payer data from the paying customer a lookup names', () => {
     expect(fields(expectError(mismatch, 400, 'INVALID_INPUT') && mismatch)).toEqual(['lookupId']);
   });
 });
+
+describe('an account registered in the vendor shape is paid like any other', () => {
+  it('a quote to an EUR_ACCOUNT with SEPA_INSTANT executes on that rail', async () => {
+    const p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const account = await createAccount(ctx, { customerId: payer.customer.id, currency: 'EUR', accountInfo: eurAccount({ paymentRails: ['SEPA_INSTANT'] }) }, { auth: p.auth });
+    expect(account.status, JSON.stringify(account.body)).toBe(201);
+    const q = await quoteFromAccount(ctx, payer.accounts.USD.id, account.body.id, 10_000, { immediatelyExecute: true }, p.auth);
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect(['PROCESSING', 'COMPLETED']).toContain(q.body.status);
+    const tx = (await call(ctx, 'GET', `/transactions/${q.body.transactionId}`, { auth: p.auth })).body;
+    expect(tx.destination).toMatchObject({ accountId: account.body.id, currency: 'EUR', paymentRail: 'SEPA_INSTANT' });
+    expect(await balance(ctx, payer.accounts.USD.id, p.auth)).toBe(90_000);
+  });
+});
