@@ -39,6 +39,8 @@ export interface AccountTypeAlias {
   fieldNames?: Readonly<Record<string, string>>;
   /** Values filled in when this spelling leaves a field out (the vendor's types have no such field). */
   defaults?: Readonly<Record<string, unknown>>;
+  /** The only address form this spelling takes (a Spark wallet's address is a Spark address). */
+  addressForm?: 'SPARK';
 }
 
 export const ACCOUNT_TYPE_ALIASES: Record<string, AccountTypeAlias> = {
@@ -47,7 +49,7 @@ export const ACCOUNT_TYPE_ALIASES: Record<string, AccountTypeAlias> = {
   EUR_ACCOUNT: { canonical: 'IBAN', fieldNames: { swiftCode: 'swiftBic' } },
   MXN_ACCOUNT: { canonical: 'CLABE' },
   BRL_ACCOUNT: { canonical: 'PIX' },
-  SPARK_WALLET: { canonical: 'LAYER2_WALLET', networks: ['LAYER2_MAINNET', 'LAYER2_TESTNET'] },
+  SPARK_WALLET: { canonical: 'LAYER2_WALLET', networks: ['LAYER2_MAINNET', 'LAYER2_TESTNET'], addressForm: 'SPARK' },
   BASE_WALLET: { canonical: 'EVM_WALLET', networks: ['BASE_MAINNET', 'BASE_TESTNET'] },
 };
 

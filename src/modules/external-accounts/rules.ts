@@ -17,6 +17,8 @@ export interface RuleInput {
   spelling?: string;
   /** Networks allowed for this spelling; defaults to the type's. */
   networks?: readonly string[];
+  /** The only address form this spelling takes. */
+  addressForm?: 'SPARK';
   /** Shape-valid accountInfo (already checked against the type's schema). */
   info: AccountInfo;
   environment: Environment;
@@ -105,11 +107,11 @@ export function checkAccountRules(input: RuleInput): FieldProblem[] {
   return problems;
 }
 
-function checkNetwork({ type, spec, currency, cryptoNetwork, networkInferred, spelling = type, networks = spec.networks, info, environment }: RuleInput): FieldProblem[] {
+function checkNetwork({ type, spec, currency, cryptoNetwork, networkInferred, spelling = type, networks = spec.networks, addressForm, info, environment }: RuleInput): FieldProblem[] {
   const problem = (field: string, message: string): FieldProblem[] => [{ field, in: 'body', message }];
   if (!networks) return cryptoNetwork === undefined ? [] : problem('cryptoNetwork', 'is only for crypto wallets');
   // A Spark wallet is named by its address alone: its prefix says the network.
-  if (spelling === 'SPARK_WALLET' && !id.looksLikeSparkAddress(s(info.address))) {
+  if (addressForm === 'SPARK' && !id.looksLikeSparkAddress(s(info.address))) {
     return problem('accountInfo.address', 'must be a Spark address: spark1… (LAYER2_MAINNET) or sparkt1…, sparkrt1… (LAYER2_TESTNET)');
   }
   if (cryptoNetwork === undefined) return problem('cryptoNetwork', `is required for ${spelling} (the address does not tell the network): one of ${networks.join(', ')}`);

@@ -76,7 +76,7 @@ function validateAccount(scope: Scope, input: ExternalAccountCreate): { type: st
   // A wallet's network may be left out when its address names it (a Spark address).
   const inferred = input.cryptoNetwork === undefined && networks ? cryptoNetworkOfAddress(String(info.address)) : undefined;
   const cryptoNetwork = input.cryptoNetwork ?? inferred;
-  const problems = checkAccountRules({ type, spec, spelling, networks, currency: input.currency, cryptoNetwork, networkInferred: inferred !== undefined, info, environment: scope.environment });
+  const problems = checkAccountRules({ type, spec, spelling, networks, addressForm: alias?.addressForm, currency: input.currency, cryptoNetwork, networkInferred: inferred !== undefined, info, environment: scope.environment });
   if (problems.length) throw invalidInput(problems);
   const normalised = normaliseAccountInfo(type, info);
   return { type, info: normalised, primary: primaryIdentifier(type, normalised), cryptoNetwork };
