@@ -327,7 +327,12 @@ describe('quotes list: sendingAccountId and receivingAccountId', () => {
     expect(await ids({ receivingAccountId: two.id })).toEqual([q2.body.id]);
     expect(await ids({ sendingAccountId: payer.accounts.USD.id })).toEqual([q2.body.id, q1.body.id]);
     expect(await ids({ sendingAccountId: payer.accounts.USD.id, receivingAccountId: two.id })).toEqual([q2.body.id]);
-    expect(await ids({ sendingAccountId: one.id })).toEqual([]);
+    // A quote pulling from an external account (ACH) is found by that account too.
+    const pulled = await quoteFromAccount(ctx, one.id, two.id, 1_000, {}, p.auth);
+    expect(pulled.status, JSON.stringify(pulled.body)).toBe(201);
+    expect(await ids({ sendingAccountId: one.id })).toEqual([pulled.body.id]);
+    expect(await ids({ sendingAccountId: payer.accounts.USD.id })).toEqual([q2.body.id, q1.body.id]);
+    expect(await ids({ sendingAccountId: two.id })).toEqual([]);
     // Another platform sees none of them.
     expect((await call(ctx, 'GET', '/quotes', { query: { sendingAccountId: payer.accounts.USD.id } })).body.totalCount).toBe(0);
     const bad = await call(ctx, 'GET', '/quotes', { auth: p.auth, query: { receivingAccountId: payer.accounts.USD.id } });
