@@ -709,6 +709,15 @@ describe('payer data from the paying customer a lookup names', () => {
     const other = await fundedCustomer(ctx, ['USD'], 10_000, p.auth);
     const mismatch = await quote(lookup.body.id, {}, other.accounts.USD.id);
     expect(fields(expectError(mismatch, 400, 'INVALID_INPUT') && mismatch)).toEqual(['lookupId']);
+
+    // The quotes list finds it by the SDK's UMA filters.
+    const list = async (query: Record<string, string>) => (await call(ctx, 'GET', '/quotes', { auth: p.auth, query })).body.data.map((q: any) => q.id);
+    expect(await list({ sendingUmaAddress: payer.body.umaAddress })).toEqual([paid.body.id]);
+    expect(await list({ receivingUmaAddress: bea.umaAddress.toUpperCase() })).toEqual([paid.body.id]);
+    expect(await list({ sendingUmaAddress: other.customer.umaAddress })).toEqual([]);
+    expect(await list({ receivingUmaAddress: payer.body.umaAddress })).toEqual([]);
+    const bad = await call(ctx, 'GET', '/quotes', { auth: p.auth, query: { receivingUmaAddress: 'bea' } });
+    expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad)).toEqual(['receivingUmaAddress']);
   });
 });
 

@@ -89,6 +89,8 @@ export const QuoteListQuery = Type.Object(
     createdBefore: Type.Optional(DateTime),
     sendingAccountId: Type.Optional(Type.String({ pattern: '^(InternalAccount|ExternalAccount)' + idPattern('InternalAccount').slice('^InternalAccount'.length), description: 'The source account: an internal account, or the external account a payment pulls from' })),
     receivingAccountId: Type.Optional(Type.String({ pattern: idPattern('ExternalAccount'), description: 'The destination external account' })),
+    sendingUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: "The paying customer's UMA address" })),
+    receivingUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: 'The UMA address paid' })),
     ...PageQuery,
   },
   { additionalProperties: false },
