@@ -21,7 +21,7 @@ export function webhookRoutes(app: App, { services }: Container) {
     },
   }, async (req) => webhooks.sendTest(req.auth, req.body));
 
-  // The vendor SDK's and CLI's route: no body, the configured endpoint, sandbox tokens only.
+  // The vendor OpenAPI's route: no body, the configured endpoint, sandbox tokens only.
   app.post('/sandbox/webhooks/test', {
     config: { permission: 'MANAGE', idempotency: 'record', sandboxOnly: true },
     schema: {
