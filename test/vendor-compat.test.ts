@@ -573,6 +573,9 @@ describe('GET /exchange-rates', () => {
   it('filters by source and by one or several destinations; defaults to 10000 minor units', async () => {
     const several = await rates({ sourceCurrency: 'USD', destinationCurrency: ['EUR', 'MXN'] });
     expect(several.body.data.map((r: any) => r.destinationCurrency.code)).toEqual(['EUR', 'MXN']);
+    // The SDK sends arrays comma-separated.
+    const withoutTime = (body: any) => body.data.map(({ updatedAt: _t, ...r }: any) => r);
+    expect(withoutTime((await rates({ sourceCurrency: 'USD', destinationCurrency: 'EUR,MXN' })).body)).toEqual(withoutTime(several.body));
     expect(several.body.data.every((r: any) => r.sendingAmount === 10_000)).toBe(true);
     const fromUsd = await rates({ sourceCurrency: 'USD' });
     const codes = fromUsd.body.data.map((r: any) => r.destinationCurrency.code);
@@ -600,6 +603,7 @@ describe('GET /exchange-rates', () => {
   it.each([
     [{ sourceCurrency: 'XYZ' }, 'sourceCurrency'],
     [{ destinationCurrency: ['EUR', 'EUR'] }, 'destinationCurrency'],
+    [{ destinationCurrency: 'EUR,,MXN' }, 'destinationCurrency.1'],
     [{ sendingAmount: 0 }, 'sendingAmount'],
     [{ sendingAmount: 'ten' }, 'sendingAmount'],
     [{ source: 'USD' }, 'source'],

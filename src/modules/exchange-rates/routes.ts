@@ -13,5 +13,12 @@ export function exchangeRateRoutes(app: App, container: Container) {
       querystring: ExchangeRateQuery,
       response: { 200: ExchangeRateList },
     },
+    // Several destinations come repeated (?destinationCurrency=EUR&destinationCurrency=MXN, as the
+    // vendor's OpenAPI shows) or comma-separated (EUR,MXN, as its SDK sends arrays).
+    preValidation: async (req) => {
+      const query = req.query as Record<string, unknown>;
+      const given = query.destinationCurrency;
+      if (given !== undefined) query.destinationCurrency = (Array.isArray(given) ? given : [given]).flatMap((v) => String(v).split(','));
+    },
   }, async (req) => rates.list(req.auth, req.query));
 }
