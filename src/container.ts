@@ -119,7 +119,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     uma: () => incoming.uma,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
-  const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts });
+  const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts, customers: services.customers });
   // Incoming payments (src/modules/incoming): arrivals, approvals and their deadlines, over the payment lifecycle.
   const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver, configs });
 
@@ -142,7 +142,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     payments,
     fx,
     jobs,
-    /** The outbox: `events.emit(trx, scope, { type, subject, payload })` inside the change's transaction. */
+    /** The outbox: `events.emit(scope, { type, subject, payload })` inside the change's transaction. */
     events: webhooks.outbox,
     webhooks,
     /** Registers a worker's wake(), called shortly after a job of these kinds becomes due; returns the unregister. */

@@ -97,7 +97,6 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['SOLANA_WALLET', undefined, 'key length', info({ address: '44aLB2AXRPXCkyeVpyU8kHr4p56Vhwfy8cdz1unGjHR' }), 'accountInfo.address'],
   ['SOLANA_WALLET', undefined, 'no network', (b) => delete b.cryptoNetwork, 'cryptoNetwork'],
   ['SOLANA_WALLET', undefined, 'network of another type', (b) => (b.cryptoNetwork = 'BASE_TESTNET'), 'cryptoNetwork'],
-  ['SOLANA_WALLET', undefined, 'no beneficiary', (b) => delete b.accountInfo.beneficiary, 'accountInfo.beneficiary'],
   ['EVM_WALLET', undefined, 'EIP-55 checksum', (b) => (b.accountInfo.address = b.accountInfo.address.replace(/[a-f]/, (c: string) => c.toUpperCase())), 'accountInfo.address'],
   ['EVM_WALLET', undefined, 'hex length', info({ address: '0x1234' }), 'accountInfo.address'],
   ['EVM_WALLET', undefined, 'no network', (b) => delete b.cryptoNetwork, 'cryptoNetwork'],

@@ -5,6 +5,7 @@ import {
   CRYPTO_NETWORKS,
   CRYPTO_NETWORK_CURRENCIES,
   cryptoNetworkCarries,
+  cryptoNetworkOfAddress,
   toChecksumAddress,
   validateBitcoinAddress,
   validateCryptoAddress,
@@ -119,5 +120,22 @@ describe('Bitcoin on-chain', () => {
     expect(validateBitcoinAddress('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toBeNull();
     expect(validateBitcoinAddress('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2')).toBeNull();
     expect(validateBitcoinAddress('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'testnet')).not.toBeNull();
+  });
+});
+
+describe('the network an address names', () => {
+  const key = new Uint8Array([0x0a, 0x21, 0x02, ...new Array(32).fill(7)]);
+  const spark = (hrp: string) => bech32m.encode(hrp, bech32m.toWords(key), false);
+  it('a Spark address names its network, and validates on it', () => {
+    for (const [hrp, network] of [['spark', 'LAYER2_MAINNET'], ['sp', 'LAYER2_MAINNET'], ['sparkt', 'LAYER2_TESTNET'], ['sparkrt', 'LAYER2_TESTNET'], ['spt', 'LAYER2_TESTNET'], ['sprt', 'LAYER2_TESTNET']] as const) {
+      const address = spark(hrp);
+      expect(cryptoNetworkOfAddress(address), hrp).toBe(network);
+      expect(validateCryptoAddress(network, address), hrp).toBeNull();
+    }
+  });
+  it('other forms name none', () => {
+    for (const address of ['sandbox000@example.com', 'lnbc1', '0x465Ba002d99dA89E459c88344452C86533273000', '28exRUM51NAVgece4HbHZ2W8iUSBy5QmJcZHSNyuFooo', spark('sparkl'), spark('sparks')]) {
+      expect(cryptoNetworkOfAddress(address), address).toBeUndefined();
+    }
   });
 });

@@ -152,6 +152,23 @@ function looksLikeSpark(value: string): boolean {
   return /^(spark|sp)(rt|t)?1/i.test(value);
 }
 
+/** True when the text has the prefix of a Spark address of a supported network (its form aside). */
+export function looksLikeSparkAddress(value: string): boolean {
+  return looksLikeSpark(value);
+}
+
+/**
+ * The network an address names by itself, when it does: a Spark address carries it in its prefix
+ * (spark1… LAYER2_MAINNET; sparkt1…, sparkrt1… LAYER2_TESTNET). Other forms do not tell (a Solana
+ * or EVM address is the same on main and test networks; a Lightning address or invoice can be paid
+ * over Lightning or layer 2), so they answer undefined.
+ */
+export function cryptoNetworkOfAddress(address: string): CryptoNetwork | undefined {
+  const m = /^(spark|sp)(rt|t)?1/i.exec(address);
+  if (!m) return undefined;
+  return m[2] ? 'LAYER2_TESTNET' : 'LAYER2_MAINNET';
+}
+
 /**
  * Lightning networks take a Lightning address or a BOLT11 invoice; layer-2 networks also take a
  * Spark address (Spark is a Bitcoin layer 2 that can pay and be paid over Lightning).

@@ -12,6 +12,7 @@ import * as m009 from './009_filtered_counts.js';
 import * as m100 from './100_audit_log.js';
 import * as m101 from './101_token_expiry.js';
 import * as m102 from './102_retention_indexes.js';
+import * as m200 from './200_lookup_payer.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -27,4 +28,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '100_audit_log': m100,
   '101_token_expiry': m101,
   '102_retention_indexes': m102,
+  '200_lookup_payer': m200,
 };

@@ -93,6 +93,8 @@ export interface ReceiverLookupsTable {
   supported_currencies: string;
   /** JSON ["FULL_NAME", ...] */
   required_payer_data_fields: string;
+  /** the paying customer the lookup named (customerId / senderUmaAddress); null: none (migration 200) */
+  payer_customer_id?: string | null;
   expires_at: string;
   created_at: string;
 }

@@ -2,6 +2,7 @@ import type { Container } from '../../container.js';
 import type { App } from '../../http/types.js';
 import { Type } from 'typebox';
 import { ConfigPatchBody, ConfigSchema } from './schemas.js';
+import { fromSupportedCurrencies } from './vendor.js';
 
 const VerifyBody = Type.Object({}, { additionalProperties: false, description: 'Empty: the pending umaDomainClaim is verified' });
 
@@ -17,7 +18,7 @@ export function configRoutes(app: App, { services }: Container) {
   app.patch('/config', {
     config: { permission: 'MANAGE' },
     schema: { tags, summary: 'Change webhookEndpoint, umaDomain or per-currency settings; fields left out stay', body: ConfigPatchBody, response: { 200: ConfigSchema } },
-  }, async (req) => config.update(req.auth, req.body));
+  }, async (req) => config.update(req.auth, fromSupportedCurrencies(req.body)));
 
   app.post('/config/uma-domain/verify', {
     // Fetches the proof over the network: outside a transaction, only its answer is recorded.

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CurrencyCode, DateTime } from '../../common/schemas.js';
 import { IncomingConfigPatch, IncomingConfigSchema } from './incoming.js';
+import { SupportedCurrencyInput } from './vendor.js';
 
 // A DNS name (labels of letters, digits and hyphens), optionally with a port, as UMA addresses allow.
 export const UMA_DOMAIN_PATTERN = '^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(:[0-9]{1,5})?$';
@@ -37,6 +38,9 @@ export const ConfigPatchBody = Type.Object(
       Type.Array(CurrencySettingInput, { maxItems: 50, description: 'Settings of the listed currencies; unlisted currencies keep theirs' }),
     ),
     ...IncomingConfigPatch,
+    supportedCurrencies: Type.Optional(
+      Type.Array(SupportedCurrencyInput, { maxItems: 50, description: "The vendor SDK's form of currencies (and of requiredPayerDataFields, from the mandatory requiredCounterpartyFields)" }),
+    ),
   },
   { additionalProperties: false },
 );

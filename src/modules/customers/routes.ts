@@ -1,3 +1,4 @@
+import { oneOfSpellings } from '../../common/aliases.js';
 import { isoOrUndefined } from '../../common/schemas.js';
 import type { App } from '../../http/types.js';
 import type { Container } from '../../container.js';
@@ -19,10 +20,11 @@ export function customerRoutes(app: App, { services }: Container) {
     config: { permission: 'VIEW' },
     schema: { tags, summary: 'List customers, newest first', querystring: CustomerListQuery, response: { 200: CustomerPage } },
   }, async (req) => {
-    const { limit, cursor, createdAfter, createdBefore, updatedAfter, updatedBefore, ...rest } = req.query;
+    const { limit, cursor, createdAfter, createdBefore, updatedAfter, updatedBefore, isIncludingDeleted: _alias, ...rest } = req.query;
+    const includeDeleted = oneOfSpellings<boolean>(req.query, 'includeDeleted', 'isIncludingDeleted', 'query') ?? false;
     return customers.list(
       req.auth,
-      { ...rest, createdAfter: isoOrUndefined(createdAfter), createdBefore: isoOrUndefined(createdBefore), updatedAfter: isoOrUndefined(updatedAfter), updatedBefore: isoOrUndefined(updatedBefore) },
+      { ...rest, includeDeleted, createdAfter: isoOrUndefined(createdAfter), createdBefore: isoOrUndefined(createdBefore), updatedAfter: isoOrUndefined(updatedAfter), updatedBefore: isoOrUndefined(updatedBefore) },
       { limit, cursor },
     );
   });

@@ -120,7 +120,8 @@ export const CustomerListQuery = Type.Object(
     currency: Type.Optional(CurrencyCode),
     // Exact match, any case; an empty value is refused like every other text filter's.
     umaAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
-    includeDeleted: Type.Optional(Type.Boolean({ default: false })),
+    includeDeleted: Type.Optional(Type.Boolean({ description: 'Also list deleted customers (default false)' })),
+    isIncludingDeleted: Type.Optional(Type.Boolean({ description: 'The vendor SDK\'s name of includeDeleted' })),
     ...PageQuery,
   },
   { additionalProperties: false },

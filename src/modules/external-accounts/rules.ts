@@ -11,6 +11,14 @@ export interface RuleInput {
   spec: AccountTypeSpec;
   currency: string;
   cryptoNetwork?: string;
+  /** True when cryptoNetwork was read from the address rather than given. */
+  networkInferred?: boolean;
+  /** The spelling the request used (EUR_ACCOUNT, SPARK_WALLET…), for messages; defaults to type. */
+  spelling?: string;
+  /** Networks allowed for this spelling; defaults to the type's. */
+  networks?: readonly string[];
+  /** The only address form this spelling takes. */
+  addressForm?: 'SPARK';
   /** Shape-valid accountInfo (already checked against the type's schema). */
   info: AccountInfo;
   environment: Environment;
@@ -86,6 +94,12 @@ export function checkAccountRules(input: RuleInput): FieldProblem[] {
       }
   }
 
+  if (Array.isArray(info.countries) && spec.countries) {
+    const allowed = spec.countries;
+    (info.countries as string[]).forEach((c, i) => {
+      if (!allowed.includes(c)) bad(at(`countries.${i}`), `must be ${allowed.join(' or ')}: a ${input.spelling ?? type} account serves no other country`);
+    });
+  }
   if (spec.bankNameCountry && typeof info.bankName === 'string' && !isKnownBankName(spec.bankNameCountry, info.bankName)) {
     bad(at('bankName'), `must be exactly one of the bankName values of GET /discoveries?country=${spec.bankNameCountry}`);
   }
@@ -93,14 +107,22 @@ export function checkAccountRules(input: RuleInput): FieldProblem[] {
   return problems;
 }
 
-function checkNetwork({ type, spec, currency, cryptoNetwork, info, environment }: RuleInput): FieldProblem[] {
+function checkNetwork({ type, spec, currency, cryptoNetwork, networkInferred, spelling = type, networks = spec.networks, addressForm, info, environment }: RuleInput): FieldProblem[] {
   const problem = (field: string, message: string): FieldProblem[] => [{ field, in: 'body', message }];
-  if (!spec.networks) return cryptoNetwork === undefined ? [] : problem('cryptoNetwork', 'is only for crypto wallets');
-  if (cryptoNetwork === undefined) return problem('cryptoNetwork', `is required for ${type}: one of ${spec.networks.join(', ')}`);
-  if (!spec.networks.includes(cryptoNetwork)) return problem('cryptoNetwork', `must be one of ${spec.networks.join(', ')} for ${type}`);
-  if (!id.cryptoNetworkCarries(cryptoNetwork, currency)) return problem('currency', `${cryptoNetwork} does not carry ${currency}`);
+  if (!networks) return cryptoNetwork === undefined ? [] : problem('cryptoNetwork', 'is only for crypto wallets');
+  // A Spark wallet is named by its address alone: its prefix says the network.
+  if (addressForm === 'SPARK' && !id.looksLikeSparkAddress(s(info.address))) {
+    return problem('accountInfo.address', 'must be a Spark address: spark1… (LAYER2_MAINNET) or sparkt1…, sparkrt1… (LAYER2_TESTNET)');
+  }
+  if (cryptoNetwork === undefined) return problem('cryptoNetwork', `is required for ${spelling} (the address does not tell the network): one of ${networks.join(', ')}`);
+  if (!networks.includes(cryptoNetwork)) return problem('cryptoNetwork', `must be one of ${networks.join(', ')} for ${spelling}`);
+  if (spec.currencies.includes(currency) && !id.cryptoNetworkCarries(cryptoNetwork, currency)) return problem('currency', `${cryptoNetwork} does not carry ${currency}`);
   // Test networks move no real money, so a production account on one would lose the payment.
-  if (environment === 'PRODUCTION' && id.isTestNetwork(cryptoNetwork as id.CryptoNetwork)) return problem('cryptoNetwork', 'is a test network; PRODUCTION needs a main network');
+  if (environment === 'PRODUCTION' && id.isTestNetwork(cryptoNetwork as id.CryptoNetwork)) {
+    return networkInferred
+      ? problem('accountInfo.address', `is an address of ${cryptoNetwork}, a test network; PRODUCTION needs a main-network address`)
+      : problem('cryptoNetwork', 'is a test network; PRODUCTION needs a main network');
+  }
   const address = id.validateCryptoAddress(cryptoNetwork, s(info.address));
   return address ? problem('accountInfo.address', address) : [];
 }

@@ -7,7 +7,8 @@ import type { Database } from '../../db/database.js';
 import { isUniqueViolation, toDbBool, toNumber } from '../../db/values.js';
 import { fieldProblems, validatorCompiler } from '../../http/validation.js';
 import type { CustomerService } from '../customers/service.js';
-import { ACCOUNT_TYPE_ALIASES, ACCOUNT_TYPES, accountInfoSchema } from './account-types.js';
+import { cryptoNetworkOfAddress } from '../../identifiers/crypto.js';
+import { ACCOUNT_TYPE_ALIASES, ACCOUNT_TYPES, accountInfoSchema, canonicalAccountType } from './account-types.js';
 import { externalAccountErrors } from './errors.js';
 import { externalAccountRepository as repo, type ExternalAccountFilters, type ExternalAccountRow } from './repository.js';
 import { checkAccountRules, normaliseAccountInfo, primaryIdentifier, type AccountInfo } from './rules.js';
@@ -32,21 +33,53 @@ const validators = new Map<string, Validate>(
   ]),
 );
 
+/**
+ * Moves the fields of another spelling to their canonical names: an alias's field names
+ * (EUR_ACCOUNT's swiftCode), the vendor's business beneficiary (legalName for fullName), and the
+ * values an alias fills in when left out. Both names with different values are refused.
+ */
+function applySpelling(spelling: string, info: AccountInfo): FieldProblem[] {
+  const alias = ACCOUNT_TYPE_ALIASES[spelling];
+  const problems: FieldProblem[] = [];
+  const rename = (obj: Record<string, unknown>, from: string, to: string, path: string) => {
+    if (!(from in obj)) return;
+    if (to in obj && JSON.stringify(obj[to]) !== JSON.stringify(obj[from])) {
+      problems.push({ field: `${path}${from}`, in: 'body', message: `differs from ${path}${to}, which names the same value; give one` });
+      return;
+    }
+    obj[to] = obj[from];
+    delete obj[from];
+  };
+  for (const [from, to] of Object.entries(alias?.fieldNames ?? {})) rename(info, from, to, 'accountInfo.');
+  const b = info.beneficiary;
+  if (b && typeof b === 'object' && !Array.isArray(b)) rename(b as Record<string, unknown>, 'legalName', 'fullName', 'accountInfo.beneficiary.');
+  for (const [field, value] of Object.entries(alias?.defaults ?? {})) if (!(field in info)) info[field] = value;
+  return problems;
+}
+
 /** accountInfo checked against its type: shape first (naming each field), then the rules. */
-function validateAccount(scope: Scope, input: ExternalAccountCreate): { type: string; info: AccountInfo; primary: string } {
-  const type = ACCOUNT_TYPE_ALIASES[input.accountInfo.accountType] ?? input.accountInfo.accountType;
+function validateAccount(scope: Scope, input: ExternalAccountCreate): { type: string; info: AccountInfo; primary: string; cryptoNetwork?: string } {
+  const spelling = input.accountInfo.accountType;
+  const alias = ACCOUNT_TYPE_ALIASES[spelling];
+  const type = canonicalAccountType(spelling);
   const spec = ACCOUNT_TYPES[type];
   // A copy: Ajv fills defaults (beneficiaryType) in place.
   const info = structuredClone(input.accountInfo) as AccountInfo;
+  const renamed = applySpelling(spelling, info);
+  if (renamed.length) throw invalidInput(renamed);
   const validate = validators.get(type)!;
   if (!validate(info)) {
     const problems = fieldProblems((validate.errors ?? []) as never, 'body').map((p): FieldProblem => ({ ...p, field: p.field === '(root)' ? 'accountInfo' : `accountInfo.${p.field}` }));
     throw invalidInput(problems);
   }
-  const problems = checkAccountRules({ type, spec, currency: input.currency, cryptoNetwork: input.cryptoNetwork, info, environment: scope.environment });
+  const networks = alias?.networks ?? spec.networks;
+  // A wallet's network may be left out when its address names it (a Spark address).
+  const inferred = input.cryptoNetwork === undefined && networks ? cryptoNetworkOfAddress(String(info.address)) : undefined;
+  const cryptoNetwork = input.cryptoNetwork ?? inferred;
+  const problems = checkAccountRules({ type, spec, spelling, networks, addressForm: alias?.addressForm, currency: input.currency, cryptoNetwork, networkInferred: inferred !== undefined, info, environment: scope.environment });
   if (problems.length) throw invalidInput(problems);
   const normalised = normaliseAccountInfo(type, info);
-  return { type, info: normalised, primary: primaryIdentifier(type, normalised) };
+  return { type, info: normalised, primary: primaryIdentifier(type, normalised), cryptoNetwork };
 }
 
 export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
@@ -76,7 +109,7 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
 
   return {
     async create(scope: Scope, input: ExternalAccountCreate) {
-      const { type, info, primary } = validateAccount(scope, input);
+      const { type, info, primary, cryptoNetwork } = validateAccount(scope, input);
       const inner = (input.accountInfo as { platformAccountId?: string }).platformAccountId;
       if (inner !== undefined && input.platformAccountId !== undefined && inner !== input.platformAccountId) {
         throw invalidField('platformAccountId', 'differs from accountInfo.platformAccountId; give it once');
@@ -105,7 +138,7 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
           account_type: type,
           account_info: JSON.stringify(info),
           primary_identifier: primary,
-          crypto_network: input.cryptoNetwork ?? null,
+          crypto_network: cryptoNetwork ?? null,
           platform_account_id: input.platformAccountId ?? inner ?? null,
           default_uma_deposit: toDbBool(isDefault),
           verification_status: verification.status,

@@ -53,6 +53,20 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
     };
   }
 
+  /**
+   * A lookup that named a paying customer prices and fills payer data for that customer: a quote
+   * paid by anyone else must look the receiver up again.
+   */
+  async function checkPayer(ex: Executor, scope: Scope, input: QuoteCreate, lookup: { payer_customer_id?: string | null }) {
+    if (!lookup.payer_customer_id) return;
+    const id = input.source.accountId;
+    const table = id?.startsWith('ExternalAccount:') ? 'external_accounts' : 'internal_accounts';
+    const owner = id
+      ? (await ex.selectFrom(table).select('customer_id').where('id', '=', id).where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).executeTakeFirst())?.customer_id
+      : input.source.customerId;
+    if (owner !== lookup.payer_customer_id) throw invalidField('lookupId', "names another paying customer than this quote's source; look the receiver up with the customer who pays");
+  }
+
   return {
     /** The UMA_ADDRESS destination of a new quote, checked against its lookup. */
     async destination(ex: Executor, scope: Scope, input: QuoteCreate, funding: string): Promise<QuoteDestination> {
@@ -64,6 +78,7 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
       if (d.currency === undefined) throw invalidField('destination.currency', "is required when destinationType is UMA_ADDRESS: one of the lookup's supportedCurrencies");
       const address = d.umaAddress.toLowerCase();
       const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { umaAddress: address }, d.currency, input.senderCustomerInfo);
+      await checkPayer(ex, scope, input, lookup);
       return {
         currency: d.currency,
         externalAccountId: '',
@@ -77,6 +92,7 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
     async checkAccountLookup(ex: Executor, scope: Scope, input: QuoteCreate, account: ExternalAccountRow) {
       if (input.lookupId === undefined) return () => undefined;
       const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { accountId: account.id }, account.currency, input.senderCustomerInfo);
+      await checkPayer(ex, scope, input, lookup);
       return limitsCheck(lookup.supported_currencies, account.currency);
     },
 
@@ -107,7 +123,8 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
       if ((terms.minAmount !== null && received < terms.minAmount) || (terms.maxAmount !== null && received > terms.maxAmount)) {
         return fail(`${received} ${tx.receiving_currency} is outside the receiver's limits now`);
       }
-      const senderInfo: Record<string, unknown> = quote.sender_customer_info ? JSON.parse(quote.sender_customer_info) : {};
+      // The quote's payer data, completed from the paying customer its lookup named.
+      const senderInfo = await receiver.payerDataFor(trx, scope, quote.lookup_id, quote.sender_customer_info ? JSON.parse(quote.sender_customer_info) : {});
       const missing = missingKeys(requiredPayerDataFields(hosted.config), senderInfo);
       if (missing.length) return fail(`the receiver now requires payer data the quote lacks: ${missing.join(', ')}`);
       const receiverScope: Scope = { platformId: hosted.config.platform_id, environment: scope.environment };

@@ -19,6 +19,10 @@ export interface QuoteFilters {
   statuses?: string[];
   createdAfter?: string;
   createdBefore?: string;
+  sendingAccountId?: string;
+  receivingAccountId?: string;
+  sendingUmaAddress?: string;
+  receivingUmaAddress?: string;
 }
 
 export const quoteRepository = {
@@ -53,6 +57,17 @@ export const quoteRepository = {
     if (f.statuses) q = q.where('t.status', 'in', f.statuses);
     if (f.createdAfter) q = q.where('q.created_at', '>=', f.createdAfter);
     if (f.createdBefore) q = q.where('q.created_at', '<=', f.createdBefore);
+    if (f.receivingAccountId) q = q.where('t.external_account_id', '=', f.receivingAccountId);
+    const sending = f.sendingAccountId;
+    if (sending?.startsWith('InternalAccount:')) q = q.where('t.internal_account_id', '=', sending).where('t.funding', '=', 'INTERNAL');
+    // A pulled external account is named only in the Source JSON; the id pattern (hex, '-', ':')
+    // has no LIKE wildcard.
+    else if (sending) q = q.where('t.funding', '=', 'PULL').where('t.source', 'like', `%"accountId":"${sending}"%`);
+    // The paying customer by its UMA address; the address paid by the lookup every UMA quote names.
+    const payer = f.sendingUmaAddress?.toLowerCase();
+    if (payer !== undefined) q = q.where('q.customer_id', 'in', (eb) => eb.selectFrom('customers').select('id').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).where('uma_address', '=', payer));
+    const paid = f.receivingUmaAddress?.toLowerCase();
+    if (paid !== undefined) q = q.where('q.lookup_id', 'in', (eb) => eb.selectFrom('receiver_lookups').select('id').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).where('kind', '=', 'UMA').where('uma_address', '=', paid));
     return q;
   },
 

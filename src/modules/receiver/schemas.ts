@@ -14,6 +14,8 @@ export const ExternalAccountLookupParams = Type.Object({
 export const LookupQuery = Type.Object(
   {
     sendingCurrency: Type.Optional(CurrencyCode),
+    customerId: Type.Optional(Type.String({ pattern: idPattern('Customer'), description: 'The paying customer: rates are from its currency' })),
+    senderUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: "The paying customer's UMA address (instead of customerId, or naming the same customer)" })),
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,7 @@ export interface TransactionFilters {
   type?: string;
   createdAfter?: string;
   createdBefore?: string;
+  reference?: string;
 }
 
 const insertTransaction = rowInsert<TransactionRow>(
@@ -66,6 +67,7 @@ export const transactionRepository = {
     if (f.type) q = q.where('type', '=', f.type);
     if (f.createdAfter) q = q.where('created_at', '>=', f.createdAfter);
     if (f.createdBefore) q = q.where('created_at', '<=', f.createdBefore);
+    if (f.reference !== undefined) q = q.where('reference', '=', f.reference);
     return q;
   },
 

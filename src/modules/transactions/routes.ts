@@ -1,3 +1,4 @@
+import { oneOfSpellings, sameInstant } from '../../common/aliases.js';
 import { isoOrUndefined } from '../../common/schemas.js';
 import type { Container } from '../../container.js';
 import type { App } from '../../http/types.js';
@@ -10,8 +11,10 @@ export function transactionRoutes(app: App, { services }: Container) {
     config: { permission: 'VIEW' },
     schema: { tags, summary: 'List transactions, newest first', querystring: TransactionListQuery, response: { 200: TransactionPage } },
   }, async (req) => {
-    const { limit, cursor, createdAfter, createdBefore, ...rest } = req.query;
-    return services.transactions.list(req.auth, { ...rest, createdAfter: isoOrUndefined(createdAfter), createdBefore: isoOrUndefined(createdBefore) }, { limit, cursor });
+    const { limit, cursor, createdAfter: _a, createdBefore: _b, startDate: _s, endDate: _e, sortOrder, ...rest } = req.query;
+    const createdAfter = oneOfSpellings<string>(req.query, 'createdAfter', 'startDate', 'query', sameInstant);
+    const createdBefore = oneOfSpellings<string>(req.query, 'createdBefore', 'endDate', 'query', sameInstant);
+    return services.transactions.list(req.auth, { ...rest, createdAfter: isoOrUndefined(createdAfter), createdBefore: isoOrUndefined(createdBefore) }, { limit, cursor }, sortOrder);
   });
 
   app.get('/transactions/:transactionId', {

@@ -28,6 +28,11 @@ const DEFAULT_RAIL: Record<string, string> = {
   NGN_ACCOUNT: 'BANK_TRANSFER', ZAR_ACCOUNT: 'BANK_TRANSFER', CAD_ACCOUNT: 'EFT', LAYER2_WALLET: 'LIGHTNING', SOLANA_WALLET: 'SOLANA', EVM_WALLET: 'EVM',
 };
 
+/** The usual payout rail of an account type (MOBILE_MONEY for the mobile-money types). */
+export function defaultRailOf(accountType: string): string {
+  return DEFAULT_RAIL[accountType] ?? 'MOBILE_MONEY';
+}
+
 /** The rail a payout to this account travels on (its first paymentRails entry, else the type's usual one). */
 export function paymentRailOf(a: ExternalAccountRow): string {
   const info = JSON.parse(a.account_info) as { paymentRails?: string[] };

@@ -86,6 +86,11 @@ export const TransactionListQuery = Type.Object(
     type: Type.Optional(Type.Enum(TRANSACTION_TYPES)),
     createdAfter: Type.Optional(DateTime),
     createdBefore: Type.Optional(DateTime),
+    reference: Type.Optional(Text(64, { description: 'The reference of reconciliationInstructions (exact)' })),
+    sortOrder: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'desc (default): newest first; asc: oldest first' })),
+    // The vendor SDK's names of createdAfter and createdBefore (both inclusive).
+    startDate: Type.Optional(DateTime),
+    endDate: Type.Optional(DateTime),
     ...PageQuery,
   },
   { additionalProperties: false },

@@ -22,16 +22,17 @@ export function createTransactionService(deps: { db: Database; cursors: Cursors 
       return rows.map((r) => ({ from: r.from_status, to: r.to_status, cause: r.cause, at: r.created_at }));
     },
 
-    list(scope: Scope, filters: TransactionFilters, page: PageRequest) {
+    /** Newest first, or oldest first with sortOrder 'asc' (the cursor is tied to the order). */
+    list(scope: Scope, filters: TransactionFilters, page: PageRequest, sortOrder: 'asc' | 'desc' = 'desc') {
       const ex = db.executor();
       return paginate({
         cursors: deps.cursors,
         request: page,
-        scope: `transactions|${scope.platformId}|${scope.environment}|${JSON.stringify(filters)}`,
+        scope: `transactions|${scope.platformId}|${scope.environment}|${JSON.stringify(filters)}${sortOrder === 'asc' ? '|asc' : ''}`,
         fetch: (after, n) => {
           let q = repo.filtered(ex, scope, filters).selectAll();
-          if (after) q = q.where('id', '<', after);
-          return q.orderBy('id', 'desc').limit(n).execute();
+          if (after) q = q.where('id', sortOrder === 'asc' ? '>' : '<', after);
+          return q.orderBy('id', sortOrder).limit(n).execute();
         },
         // Without filters a maintained count answers (docs/decisions.md, "Scale").
         count: async () => {

@@ -8,6 +8,8 @@ import { invalidField } from '../../common/errors.js';
 import { newId } from '../../common/ids.js';
 import type { Scope } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
+import { balanceOf } from '../../ledger/accounts.js';
+import { ledgerErrors } from '../../ledger/errors.js';
 import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
@@ -73,7 +75,13 @@ export function createTransferService(deps: TransferServiceDeps) {
       if (external.currency !== internal.currency) {
         throw invalidField('destination.accountId', `is a ${external.currency} account but the source holds ${internal.currency}; transfers do not convert (create a quote instead)`);
       }
-      const amount = BigInt(input.amount);
+      // Without an amount the whole available balance moves (the vendor's behaviour). It is read
+      // here; a payment that lowers it meanwhile makes the reservation fail with INSUFFICIENT_FUNDS.
+      const available = balanceOf({ ...internal, id: internal.id }).available;
+      if (input.amount === undefined && available < 1n) {
+        throw ledgerErrors.INSUFFICIENT_FUNDS({ accountId: internal.id, currency: internal.currency, available: Number(available), requested: 'the whole available balance' });
+      }
+      const amount = input.amount === undefined ? available : BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
       const row: TransactionRow = {
         ...baseRow(scope, internal.currency, amount, input.description, deps.fx),

@@ -1,6 +1,6 @@
 import type { Container } from '../../container.js';
 import type { App } from '../../http/types.js';
-import { DeliveryIdParams, DeliveryListQuery, DeliveryPage, DeliverySchema, WebhookTestBody, WebhookTestResult } from './schemas.js';
+import { DeliveryIdParams, DeliveryListQuery, DeliveryPage, DeliverySchema, EmptyBody, SandboxWebhookTestResult, WebhookTestBody, WebhookTestResult } from './schemas.js';
 
 export function webhookRoutes(app: App, { services }: Container) {
   const webhooks = services.webhooks;
@@ -20,6 +20,27 @@ export function webhookRoutes(app: App, { services }: Container) {
       if (req.body === undefined) req.body = {};
     },
   }, async (req) => webhooks.sendTest(req.auth, req.body));
+
+  // The vendor OpenAPI's route: no body, the configured endpoint, sandbox tokens only.
+  app.post('/sandbox/webhooks/test', {
+    config: { permission: 'MANAGE', idempotency: 'record', sandboxOnly: true },
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Send a signed TEST event now to the configured webhookEndpoint (as POST /webhooks/test without a body; sandbox only)',
+      body: EmptyBody,
+      response: { 200: SandboxWebhookTestResult },
+    },
+    preValidation: async (req) => {
+      if (req.body === undefined) req.body = {};
+    },
+  }, async (req) => {
+    const result = await webhooks.sendTest(req.auth, {});
+    return {
+      ...result,
+      ...(result.statusCode === null ? {} : { response_status: result.statusCode }),
+      ...(result.responseBody === null ? {} : { response_body: result.responseBody }),
+    };
+  });
 
   app.get('/webhooks/deliveries', {
     config: { permission: 'VIEW' },

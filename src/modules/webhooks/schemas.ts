@@ -23,6 +23,15 @@ export const WebhookTestResult = Type.Object({
   responseBody: Nullable(Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; null otherwise' })),
 });
 
+/** POST /sandbox/webhooks/test (the vendor's route): the same result, plus the vendor's two names. */
+export const SandboxWebhookTestResult = Type.Object({
+  ...WebhookTestResult.properties,
+  response_status: Type.Optional(Type.Integer({ description: "statusCode under the vendor's name; absent when the receiver did not answer" })),
+  response_body: Type.Optional(Type.String({ description: "responseBody under the vendor's name; absent when there was none" })),
+});
+
+export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'No body: the configured webhookEndpoint is tested' });
+
 const AttemptSchema = Type.Object({
   attemptNumber: Type.Integer(),
   attemptedAt: DateTime,
