@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Scope } from '../common/scope.js';
-import type { Database, Executor } from './database.js';
+import type { Database } from './database.js';
 import { statement } from './statements.js';
 import { toNumber } from './values.js';
 
@@ -52,6 +52,8 @@ const BUMP = statement(
   'insert into list_counts (platform_id, environment, list, slot, n) values (?, ?, ?, ?, ?) on conflict (platform_id, environment, list, slot) do update set n = list_counts.n + excluded.n',
 );
 
+const READ = statement('select sum(n) as n from list_counts where platform_id = ? and environment = ? and list = ?');
+
 /** Adds delta to a count, inside the transaction that inserts, hides or changes the rows. */
 export async function bumpCount(db: Pick<Database, 'execute'>, scope: Scope, key: CountKey, delta: number): Promise<void> {
   if (delta === 0) return;
@@ -59,13 +61,7 @@ export async function bumpCount(db: Pick<Database, 'execute'>, scope: Scope, key
 }
 
 /** A maintained count. */
-export async function readCount(ex: Executor, scope: Scope, key: CountKey): Promise<number> {
-  const row = await ex
-    .selectFrom('list_counts')
-    .select((eb) => eb.fn.sum<bigint | number | string | null>('n').as('n'))
-    .where('platform_id', '=', scope.platformId)
-    .where('environment', '=', scope.environment)
-    .where('list', '=', key)
-    .executeTakeFirst();
+export async function readCount(db: Pick<Database, 'query'>, scope: Scope, key: CountKey): Promise<number> {
+  const [row] = await db.query<{ n: bigint | number | string | null }>(READ, [scope.platformId, scope.environment, key]);
   return row?.n === null || row?.n === undefined ? 0 : toNumber(BigInt(row.n));
 }

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
-import type { Statement } from './statements.js';
+import { statement, type Statement } from './statements.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 /** Something queries run on: the pool, or an open transaction (both are Kysely<DB>). */
@@ -45,6 +45,12 @@ export interface Database {
   query<T>(statement: Statement, params: readonly unknown[]): Promise<T[]>;
   /** Runs a compiled write statement in the open transaction (or a transaction of its own) and answers the number of rows it changed. */
   execute(statement: Statement, params: readonly unknown[]): Promise<number>;
+  /**
+   * Reads a row and holds it until the open transaction ends, so a decision taken on it cannot be
+   * overtaken: `SELECT … FOR UPDATE` on PostgreSQL; on SQLite the write transaction is already
+   * serial. `key`: column → value, e.g. `{ id }` or `{ platform_id, environment }`.
+   */
+  lockRow<T>(table: string, key: Record<string, string>): Promise<T | undefined>;
   /** The raw write connection, for migrations at start-up only (they manage their own transactions). */
   readonly admin: Executor;
   /** Statements sent to the database since start (transaction control included): /metrics shows it, the benchmark divides it per request. */
@@ -68,6 +74,21 @@ interface TxContext {
   runner: Runner;
   /** afterCommit callbacks of this transaction */
   committed: Array<() => void>;
+}
+
+/** `select * from table where a = ? and b = ?` (+ for update), compiled once per table and key. */
+function rowLocker(forUpdate: boolean) {
+  const compiled = new Map<string, Statement>();
+  return (table: string, columns: string[]): Statement => {
+    const name = `${table}|${columns.join(',')}`;
+    let s = compiled.get(name);
+    if (!s) {
+      if (![table, ...columns].every((c) => /^[a-z_]+$/.test(c))) throw new Error(`lockRow: bad name in ${name}`);
+      s = statement(`select * from ${table} where ${columns.map((c) => `${c} = ?`).join(' and ')}${forUpdate ? ' for update' : ''}`);
+      compiled.set(name, s);
+    }
+    return s;
+  };
 }
 
 function runCommitted(ctx: TxContext) {
@@ -284,6 +305,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(readerNative) }, () => flushing), log: counting(stats) });
   const readerRunner = memory ? writerRunner : sqliteRunner(readerNative, stats);
   const als = new AsyncLocalStorage<TxContext>();
+  const sqliteLocker = rowLocker(false);
   let batch: Batch | undefined;
   let closed = false;
   // A failed flush leaves the disk's state unknown: every later write refuses, as PostgreSQL does.
@@ -385,6 +407,9 @@ function openSqlite(opts: DatabaseOptions): Database {
       const open = als.getStore();
       return open ? open.runner.execute(s, params) : runInBatch(() => writerRunner.execute(s, params));
     },
+    async lockRow<T>(table: string, key: Record<string, string>) {
+      return (await db.query<T>(sqliteLocker(table, Object.keys(key)), Object.values(key)))[0];
+    },
     async close() {
       await flushing;
       await commitBatch();
@@ -418,6 +443,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
   const poolRunner = pgRunner(pool, stats);
+  const pgLocker = rowLocker(true);
   const als = new AsyncLocalStorage<TxContext>();
   // A transaction runs on one pooled client: the builder and the compiled statements both use it.
   const contexts = new WeakMap<pg.PoolClient, Omit<TxContext, 'committed'>>();
@@ -488,6 +514,10 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     execute(s, params) {
       const open = als.getStore();
       return open ? open.runner.execute(s, params) : db.tx(() => db.execute(s, params));
+    },
+    async lockRow<T>(table: string, key: Record<string, string>) {
+      if (!als.getStore()) throw new Error('lockRow needs an open transaction');
+      return (await db.query<T>(pgLocker(table, Object.keys(key)), Object.values(key)))[0];
     },
     async close() {
       await kysely.destroy();

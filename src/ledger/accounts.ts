@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { newId } from '../common/ids.js';
 import type { Scope } from '../common/scope.js';
-import type { Executor } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import type { LedgerAccountsTable } from '../db/schema.js';
+import { columnsOf, rowInsert } from '../db/statements.js';
 import { toDbBool } from '../db/values.js';
 
 /** The largest balance (and amount) the ledger accepts: JSON numbers are exact up to here. */
@@ -40,9 +41,17 @@ function row(scope: Scope, id: string, kind: 'INTERNAL' | 'SYSTEM', systemCode: 
   };
 }
 
-/** Opens the ledger account of an internal (customer or platform) account, under the caller's id. */
-export async function openInternalLedgerAccount(ex: Executor, scope: Scope, id: string, currency: string, now: string): Promise<void> {
-  await ex.insertInto('ledger_accounts').values(row(scope, id, 'INTERNAL', null, currency, now)).execute();
+const insertAccount = rowInsert<LedgerAccountRow>(
+  'ledger_accounts',
+  columnsOf<LedgerAccountRow>({
+    id: true, platform_id: true, environment: true, kind: true, system_code: true, currency: true, non_negative: true,
+    debits_pending: true, debits_posted: true, credits_pending: true, credits_posted: true, created_at: true, updated_at: true,
+  }),
+);
+
+/** Opens the ledger account of an internal (customer or platform) account, under the caller's id, in the open transaction. */
+export async function openInternalLedgerAccount(db: Pick<Database, 'execute'>, scope: Scope, id: string, currency: string, now: string): Promise<void> {
+  await insertAccount(db, row(scope, id, 'INTERNAL', null, currency, now));
 }
 
 /**
@@ -94,10 +103,8 @@ export function balanceOf(r: Pick<LedgerAccountRow, 'id' | 'currency' | 'debits_
  * Locks an account's row until the transaction ends (PostgreSQL; SQLite transactions are already
  * serial), so a decision taken on its balance cannot be overtaken by a concurrent transfer.
  */
-export async function lockAccount(ex: Executor, dialect: 'sqlite' | 'postgres', id: string): Promise<AccountBalance | undefined> {
-  let q = ex.selectFrom('ledger_accounts').selectAll().where('id', '=', id);
-  if (dialect === 'postgres') q = q.forUpdate();
-  const r = await q.executeTakeFirst();
+export async function lockAccount(db: Database, id: string): Promise<AccountBalance | undefined> {
+  const r = await db.lockRow<LedgerAccountRow>('ledger_accounts', { id });
   return r ? balanceOf(r) : undefined;
 }
 

@@ -37,9 +37,7 @@ export function createOwnerService(deps: OwnerServiceDeps) {
    * serialises them).
    */
   async function lockBusiness(trx: Executor, scope: Scope, customerId: string): Promise<CustomerRow> {
-    if (db.dialect === 'postgres') {
-      await trx.selectFrom('customers').select('id').where('id', '=', customerId).where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).forUpdate().execute();
-    }
+    await db.lockRow('customers', { id: customerId, platform_id: scope.platformId, environment: scope.environment });
     const customer = await customers.getLive(scope, customerId);
     if (customer.customer_type !== 'BUSINESS') throw invalidField('customerId', `must be a BUSINESS customer; ${customerId} is ${customer.customer_type}`);
     return customer;

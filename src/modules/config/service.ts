@@ -122,6 +122,8 @@ export function createConfigService(deps: ConfigServiceDeps) {
           .where('environment', '=', scope.environment)
           .execute();
         if (domain) await applyDomain(trx, scope, current.uma_domain, domain, now);
+        // This node reads the new settings at once; other nodes within CONFIG_CACHE_TTL_MS.
+        db.afterCommit(() => deps.configs.forget(scope));
         return { ...current, ...changes, ...(domain ? { uma_domain: domain } : {}) };
       });
       return view(scope, row);
@@ -164,6 +166,7 @@ export function createConfigService(deps: ConfigServiceDeps) {
       if (!claim || claim.domain !== domain) throw configErrors.NO_UMA_DOMAIN_CLAIM();
       const now = clock.now().toISOString();
       await applyDomain(trx, scope, current.uma_domain, domain, now);
+      db.afterCommit(() => deps.configs.forget(scope));
       return { ...current, uma_domain: domain, updated_at: now };
     });
   }

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/database.js';
-import { statement } from '../../db/statements.js';
+import { columnsOf, rowInsert, statement } from '../../db/statements.js';
 import type { CustomersTable } from '../../db/schema.js';
 import type { Scope } from '../../common/scope.js';
 
@@ -28,11 +28,18 @@ export function decodeCurrencies(text: string): string[] {
 }
 
 const SELECT_CUSTOMER = statement('select * from customers where id = ? and platform_id = ? and environment = ?');
+const PAGE = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 order by id desc limit ?');
+const PAGE_AFTER = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 and id < ? order by id desc limit ?');
 
 export const customerRepository = {
-  insert(db: Executor, row: CustomerRow) {
-    return db.insertInto('customers').values(row).execute();
-  },
+  insert: rowInsert<CustomerRow>(
+    'customers',
+    columnsOf<CustomerRow>({
+      id: true, platform_id: true, environment: true, platform_customer_id: true, customer_type: true, uma_address: true, region: true,
+      currencies: true, kyc_status: true, full_name: true, birth_date: true, nationality: true, address: true, business_info: true,
+      is_deleted: true, deleted_at: true, created_at: true, updated_at: true,
+    }),
+  ),
 
   /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its customers). */
   async find(db: Database, scope: Scope, id: string): Promise<CustomerRow | undefined> {
@@ -41,6 +48,13 @@ export const customerRepository = {
 
   update(db: Executor, id: string, changes: Partial<CustomerRow>) {
     return db.updateTable('customers').set(changes).where('id', '=', id).execute();
+  },
+
+  /** The newest live customers before `after` (the unfiltered list page, the common case): compiled statements. */
+  page(db: Database, scope: Scope, after: string | undefined, n: number): Promise<CustomerRow[]> {
+    return after === undefined
+      ? db.query<CustomerRow>(PAGE, [scope.platformId, scope.environment, n])
+      : db.query<CustomerRow>(PAGE_AFTER, [scope.platformId, scope.environment, after, n]);
   },
 
   filtered(db: Executor, scope: Scope, f: CustomerFilters) {

@@ -4,6 +4,7 @@ import { paginate, type Cursors, type PageRequest } from '../../common/paginatio
 import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
 import { fromDbBool, isUniqueViolation, toDbBool, toNumber } from '../../db/values.js';
+import { readConfig } from '../platforms/config-cache.js';
 import { platformConfig } from '../platforms/service.js';
 import { customerErrors } from './errors.js';
 import { customerRepository, encodeCurrencies, type CustomerFilters, type CustomerRow } from './repository.js';
@@ -59,7 +60,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
       checkCurrencyCombination(currencies);
       const now = clock.now().toISOString();
       return db.tx(async (trx) => {
-        const config = await platformConfig(trx, scope);
+        const config = await readConfig(db, scope);
         const umaAddress = input.umaAddress
           ? normaliseUmaAddress(input.umaAddress, config.uma_domain)
           : generateUmaAddress(input.fullName ?? input.businessInfo?.legalName, config.uma_domain);
@@ -83,11 +84,11 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           created_at: now,
           updated_at: now,
         };
-        await customerRepository.insert(trx, row).catch(conflictError);
+        await customerRepository.insert(db, row).catch(conflictError);
         await bumpCount(db, scope, 'customers', 1);
         await bumpCount(db, scope, countKey('customers', 'customerType', row.customer_type), 1);
         // One internal account per enabled currency, in the same transaction as the customer.
-        await openCustomerAccounts(trx, scope, row.id, currencies, now);
+        await openCustomerAccounts(db, scope, row.id, currencies, now);
         return customerView(row);
       });
     },
@@ -107,7 +108,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (patch.currencies) changes.currencies = encodeCurrencies(patch.currencies);
         if (patch.umaAddress) changes.uma_address = normaliseUmaAddress(patch.umaAddress, (await platformConfig(trx, scope)).uma_domain);
         if (patch.kycStatus) {
-          if (patch.kycStatus === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(trx, db.dialect, scope, row);
+          if (patch.kycStatus === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(db, scope, row);
           changes.kyc_status = patch.kycStatus;
         }
         if (patch.fullName !== undefined) changes.full_name = patch.fullName;
@@ -117,7 +118,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (patch.region !== undefined) changes.region = patch.region;
         if (patch.businessInfo !== undefined) changes.business_info = JSON.stringify(patch.businessInfo);
         await customerRepository.update(trx, id, changes).catch(conflictError);
-        if (patch.currencies) await syncCustomerAccounts(trx, db.dialect, scope, id, patch.currencies, changes.updated_at!);
+        if (patch.currencies) await syncCustomerAccounts(db, scope, id, patch.currencies, changes.updated_at!);
         return customerView({ ...row, ...changes });
       });
     },
@@ -137,11 +138,13 @@ export function createCustomerService(deps: CustomerServiceDeps) {
 
     async list(scope: Scope, filters: CustomerFilters, page: PageRequest) {
       const ex = db.executor();
+      const key = countKeyFor('customers', filters, { includeDeleted: false });
       return paginate({
         cursors: deps.cursors,
         request: page,
         scope: `customers|${scope.platformId}|${scope.environment}|${JSON.stringify(filters)}`,
         fetch: (after, n) => {
+          if (key === 'customers') return customerRepository.page(db, scope, after, n);
           let q = customerRepository.filtered(ex, scope, filters).selectAll();
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
@@ -149,9 +152,8 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         // Without filters, or with customerType alone, a maintained count answers (docs/decisions.md,
         // "Scale"); another filtered count costs what the index range of its matches costs.
         count: async () => {
-          const key = countKeyFor('customers', filters, { includeDeleted: false });
           return key
-            ? readCount(ex, scope, key)
+            ? readCount(db, scope, key)
             : toNumber((await customerRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint);
         },
         view: customerView,

@@ -45,7 +45,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     const customerId = isOwner ? (await beneficialOwners.find(ex, scope, holder)).customer_id : holder;
     if (forWrite) {
       // Uploads for one customer take turns on PostgreSQL, so the per-holder cap holds under concurrency.
-      if (db.dialect === 'postgres') await ex.selectFrom('customers').select('id').where('id', '=', customerId).where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).forUpdate().execute();
+      await db.lockRow('customers', { id: customerId, platform_id: scope.platformId, environment: scope.environment });
       return { customer: await customers.getLive(scope, customerId), isOwner };
     }
     const customer = await customerRepository.find(db, scope, customerId);

@@ -125,7 +125,7 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
         const now = clock.now().toISOString();
         if (isDefault) {
           // Lock the customer so two requests that both set a default run one after the other.
-          if (db.dialect === 'postgres') await trx.selectFrom('customers').select('id').where('id', '=', input.customerId!).forUpdate().execute();
+          await db.lockRow('customers', { id: input.customerId! });
           await repo.clearDefault(trx, scope, input.customerId!, now);
         }
         const row: ExternalAccountRow = {

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/database.js';
-import { statement } from '../../db/statements.js';
+import { columnsOf, rowInsert, statement } from '../../db/statements.js';
 import type { InternalAccountsTable } from '../../db/schema.js';
 import type { Scope } from '../../common/scope.js';
 
@@ -29,9 +29,13 @@ const SELECT_WITH_BALANCE = statement(`select ia.*, la.debits_pending, la.debits
   where ia.id = ? and ia.platform_id = ? and ia.environment = ?`);
 
 export const internalAccountRepository = {
-  insert(db: Executor, row: InternalAccountRow) {
-    return db.insertInto('internal_accounts').values(row).execute();
-  },
+  insert: rowInsert<InternalAccountRow>(
+    'internal_accounts',
+    columnsOf<InternalAccountRow>({
+      id: true, platform_id: true, environment: true, customer_id: true, owner_key: true, currency: true, funding_reference: true,
+      is_active: true, created_at: true, updated_at: true,
+    }),
+  ),
 
   withBalance(db: Executor, scope: Scope) {
     return db

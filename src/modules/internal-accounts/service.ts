@@ -36,12 +36,10 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
     const have = await repo.ofOwner(db.executor(), scope, PLATFORM_OWNER);
     if (have.length >= CURRENCY_CODES.length) return;
     await db.tx(async (trx) => {
-      let lock = trx.selectFrom('platform_configs').select('platform_id').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment);
-      if (db.dialect === 'postgres') lock = lock.forUpdate();
-      await lock.execute();
+      await db.lockRow('platform_configs', { platform_id: scope.platformId, environment: scope.environment });
       const present = new Set((await repo.ofOwner(trx, scope, PLATFORM_OWNER)).map((a) => a.currency));
       const now = clock.now().toISOString();
-      for (const code of CURRENCY_CODES) if (!present.has(code)) await openInternalAccount(trx, scope, { customerId: null }, code, now);
+      for (const code of CURRENCY_CODES) if (!present.has(code)) await openInternalAccount(db, scope, { customerId: null }, code, now);
     });
   }
 

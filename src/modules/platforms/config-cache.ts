@@ -5,6 +5,13 @@ import { statement } from '../../db/statements.js';
 
 const SELECT_CONFIG = statement('select * from platform_configs where platform_id = ? and environment = ?');
 
+/** The platform's configuration as it is now (in the open transaction, else committed): for writes that depend on it. */
+export async function readConfig(db: Pick<Database, 'query'>, scope: Scope): Promise<PlatformConfigsTable> {
+  const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
+  if (!row) throw new Error(`no configuration for ${scope.platformId} ${scope.environment}`);
+  return row;
+}
+
 /**
  * A platform's configuration as payments read it (currency limits, whether a webhook endpoint is
  * set): reused for ttlMs instead of read several times per payment. PATCH /config forgets it on
@@ -24,8 +31,7 @@ export function createConfigCache(deps: { db: Database; ttlMs: number; now?: () 
       const hit = entries.get(key);
       if (hit && hit.until > now()) return hit.row;
       const generation = generations.get(key) ?? 0;
-      const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
-      if (!row) throw new Error(`no configuration for ${key}`);
+      const row = await readConfig(db, scope);
       // Only PATCH /config writes the row, and it does not read through here.
       if (ttlMs > 0 && (generations.get(key) ?? 0) === generation) {
         if (entries.size >= 10_000) entries.delete(entries.keys().next().value as string);

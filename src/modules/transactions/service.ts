@@ -38,7 +38,7 @@ export function createTransactionService(deps: { db: Database; cursors: Cursors 
         count: async () => {
           const key = countKeyFor('transactions', filters);
           return key
-            ? readCount(ex, scope, key)
+            ? readCount(db, scope, key)
             : toNumber((await repo.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint);
         },
         view: transactionView,
