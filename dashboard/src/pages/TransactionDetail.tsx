@@ -39,8 +39,10 @@ function timeline(t: Transaction, deliveries: Delivery[]): Step[] {
   };
   const events = deliveries
     .filter((d) => !d.resendOf)
-    .map((d) => ({ tx: d.event.transaction as Partial<Transaction> | undefined, at: String(d.event.timestamp ?? d.createdAt) }))
-    .sort((a, b) => a.at.localeCompare(b.at));
+    .map((d) => ({ tx: d.event.transaction as Partial<Transaction> | undefined, at: String(d.event.timestamp ?? d.createdAt), id: String(d.event.webhookId ?? d.id) }))
+    // Statuses decided together (a payment settled at once) share a timestamp: their webhook ids,
+    // time-ordered, keep the order they were emitted in.
+    .sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
   add('PENDING', t.createdAt, 'created');
   for (const e of events) add(e.tx?.status, e.tx?.updatedAt ?? e.at, 'webhook');
   add(t.status, t.updatedAt ?? t.settledAt ?? t.createdAt, 'current');

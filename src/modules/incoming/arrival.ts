@@ -17,13 +17,14 @@ import type { Database, Executor } from '../../db/database.js';
 import type { CustomersTable, PlatformConfigsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../db/jobs.js';
 import type { Outbox } from '../../events/index.js';
-import type { Ledger, TransferInput } from '../../ledger/index.js';
+import { depositLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
 import { approvalNeeded, incomingApproval } from '../config/incoming.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import type { Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
 import type { Lifecycle } from '../transactions/lifecycle.js';
+import { newPaymentRow } from '../transactions/row.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import { transactionView } from '../transactions/view.js';
 import { incomingRepository as repo, type IncomingRow } from './repository.js';
@@ -99,10 +100,7 @@ export function createArrivals(deps: ArrivalDeps) {
     if (!done) return undefined;
     const scope = scopeOf(row);
     const currency = row.receiving_currency;
-    const funding = await ledger.systemAccount(scope, 'FUNDING', currency);
-    const legs: TransferInput[] = [{ debitAccountId: funding, creditAccountId: row.internal_account_id!, amount: BigInt(row.received_amount), code: 'DEPOSIT' }];
-    const fee = BigInt(row.counterparty_fee);
-    if (fee > 0n) legs.push({ debitAccountId: funding, creditAccountId: await ledger.systemAccount(scope, 'FEES', currency), amount: fee, code: 'FEE' });
+    const legs = await depositLegs(ledger, scope, { accountId: row.internal_account_id!, currency, amount: BigInt(row.received_amount), fee: BigInt(row.counterparty_fee) });
     await ledger.transfer(scope, { businessId: row.id, description: 'incoming UMA payment', transfers: legs });
     if (sender) {
       let current = sender;
@@ -136,42 +134,32 @@ export function createArrivals(deps: ArrivalDeps) {
   async function arrive(trx: Executor, a: Arrival): Promise<TransactionRow> {
     const { scope, customer, config } = a.receiver;
     const now = clock.now();
-    const row: TransactionRow = {
-      id: newId('Transaction'),
-      platform_id: scope.platformId,
-      environment: scope.environment,
+    const row = newPaymentRow({
+      scope,
+      now: now.toISOString(),
       type: 'INCOMING',
       kind: 'UMA_RECEIVE',
       funding: 'UMA',
-      status: 'PENDING',
-      quote_id: null,
-      customer_id: customer.id,
-      platform_customer_id: customer.platform_customer_id,
-      internal_account_id: a.receiver.internalAccountId,
+      customer: { id: customer.id, platformCustomerId: customer.platform_customer_id },
+      internalAccountId: a.receiver.internalAccountId,
       // No external account takes part in a UMA payment ('' by convention, see db/schema.ts).
-      external_account_id: '',
-      source: JSON.stringify({ sourceType: 'UMA_ADDRESS', ...(a.sender.umaAddress ? { umaAddress: a.sender.umaAddress } : {}), currency: a.sender.currency }),
-      destination: JSON.stringify({ destinationType: 'ACCOUNT', accountId: a.receiver.internalAccountId, currency: a.currency }),
-      sending_currency: a.sender.currency,
-      sent_amount: a.sender.sentAmount,
-      receiving_currency: a.currency,
-      received_amount: a.receivedAmount,
-      converted_amount: a.sender.convertedAmount,
-      fees: 0n,
-      counterparty_fee: a.counterpartyFee,
-      exchange_rate: a.sender.exchangeRate,
-      rate_details: null,
+      externalAccountId: '',
+      source: { sourceType: 'UMA_ADDRESS', ...(a.sender.umaAddress ? { umaAddress: a.sender.umaAddress } : {}), currency: a.sender.currency },
+      destination: { destinationType: 'ACCOUNT', accountId: a.receiver.internalAccountId, currency: a.currency },
+      sendingCurrency: a.sender.currency,
+      receivingCurrency: a.currency,
+      price: {
+        totalSendingAmount: a.sender.sentAmount,
+        totalReceivingAmount: a.receivedAmount,
+        convertedAmount: a.sender.convertedAmount,
+        feesIncluded: 0n,
+        counterpartyFixedFee: a.counterpartyFee,
+        exchangeRate: a.sender.exchangeRate,
+        rateDetails: undefined,
+      },
       description: a.description,
-      counterparty_information: JSON.stringify(asText(a.sender.info)),
-      reference: newFundingReference(),
-      payment_instructions: '[]',
-      failure_reason: null,
-      refund: null,
-      pending_transfer_ids: null,
-      settled_at: null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
+      counterpartyInformation: asText(a.sender.info),
+    });
     const approval = incomingApproval(config);
     const pattern = sandboxArrival(scope.environment, a.receiver.address);
     const needsApproval = pattern.kind === 'APPROVAL' || approvalNeeded(approval);

@@ -13,6 +13,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
+import { newPaymentRow } from '../transactions/row.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import { counterpartyInformation, paymentRailOf } from '../transactions/rules.js';
 import { incomingRepository as repo } from './repository.js';
@@ -29,41 +30,23 @@ export async function forwardToDeposit(deps: { db: Database; clock: Clock; fx: F
     throw e;
   }
   const now = deps.clock.now().toISOString();
-  const payout: TransactionRow = {
-    id: newId('Transaction'),
-    platform_id: scope.platformId,
-    environment: scope.environment,
+  const payout = newPaymentRow({
+    scope,
+    now,
     type: 'OUTGOING',
     kind: 'UMA_DEPOSIT',
     funding: 'INTERNAL',
-    status: 'PENDING',
-    quote_id: null,
-    customer_id: row.customer_id,
-    platform_customer_id: row.platform_customer_id,
-    internal_account_id: row.internal_account_id,
-    external_account_id: account.id,
-    source: JSON.stringify({ sourceType: 'ACCOUNT', accountId: row.internal_account_id, customerId: row.customer_id, currency: account.currency }),
-    destination: JSON.stringify({ destinationType: 'ACCOUNT', accountId: account.id, currency: account.currency, paymentRail: paymentRailOf(account) }),
-    sending_currency: account.currency,
-    sent_amount: price.totalSendingAmount,
-    receiving_currency: account.currency,
-    received_amount: price.totalReceivingAmount,
-    converted_amount: price.convertedAmount,
-    fees: price.feesIncluded,
-    counterparty_fee: price.counterpartyFixedFee,
-    exchange_rate: '1',
-    rate_details: null,
+    customer: { id: row.customer_id, platformCustomerId: row.platform_customer_id },
+    internalAccountId: row.internal_account_id,
+    externalAccountId: account.id,
+    source: { sourceType: 'ACCOUNT', accountId: row.internal_account_id, customerId: row.customer_id, currency: account.currency },
+    destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: account.currency, paymentRail: paymentRailOf(account) },
+    sendingCurrency: account.currency,
+    receivingCurrency: account.currency,
+    price: { ...price, exchangeRate: '1', rateDetails: undefined },
     description: `UMA payment ${row.id} forwarded to the default UMA deposit account`,
-    counterparty_information: JSON.stringify(counterpartyInformation(account)),
-    reference: newFundingReference(),
-    payment_instructions: '[]',
-    failure_reason: null,
-    refund: null,
-    pending_transfer_ids: null,
-    settled_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+    counterpartyInformation: counterpartyInformation(account),
+  });
   await transactionRepository.insert(deps.db, payout);
   await repo.update(trx, row.id, { deposit_account_id: account.id, deposit_transaction_id: payout.id, updated_at: now });
   await deps.engine.initiate(trx, payout, account, 'incoming UMA payment forwarded to the default UMA deposit account');

@@ -4,7 +4,7 @@ import { paginate, type Cursors, type PageRequest } from '../../common/paginatio
 import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
 import { fromDbBool, toNumber } from '../../db/values.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import { sandboxFundingLegs, type Ledger } from '../../ledger/index.js';
 import { customerErrors } from '../customers/errors.js';
 import { internalAccountErrors } from './errors.js';
 import { internalAccountRepository as repo, PLATFORM_OWNER, type InternalAccountFilters, type InternalAccountWithBalance } from './repository.js';
@@ -97,8 +97,8 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
           const customer = await trx.selectFrom('customers').select('is_deleted').where('id', '=', account.customer_id).executeTakeFirstOrThrow();
           if (fromDbBool(customer.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: account.customer_id });
         }
-        const source = await ledger.systemAccount(scope, 'SANDBOX_FUNDING', account.currency);
-        await ledger.transfer(scope, { businessId: id, description: 'sandbox funding', transfers: [{ debitAccountId: source, creditAccountId: id, amount, code: 'FUNDING' }] });
+        const transfers = await sandboxFundingLegs(ledger, scope, { accountId: id, currency: account.currency, amount });
+        await ledger.transfer(scope, { businessId: id, description: 'sandbox funding', transfers });
         // Read again after the ledger update holds the account's lock: a PATCH that removed the
         // currency meanwhile has committed by now, and this sees it.
         const after = await find(scope, id);

@@ -11,6 +11,7 @@ import { fundingInstructions, newFundingReference } from '../internal-accounts/i
 import type { PaymentEngine } from '../transactions/engine.js';
 import type { TransactionRow } from '../transactions/repository.js';
 import { transactionRepository } from '../transactions/repository.js';
+import { newPaymentRow } from '../transactions/row.js';
 import { checkCurrencyLimits, counterpartyInformation, paymentRailOf, usableExternalAccount, type AccountDeps } from '../transactions/rules.js';
 import type { QuoteDestination, UmaPayments } from '../incoming/uma.js';
 import { quoteErrors } from './errors.js';
@@ -147,41 +148,27 @@ export function createQuoteService(deps: QuoteServiceDeps) {
               instructionsNotes: `Pay exactly ${price.totalSendingAmount} (minor units of ${sending}) before ${expiresAt.toISOString()}${i.accountOrWalletInfo.reference ? `, with the reference ${reference} in the payment memo` : ' to this address'}; the quote executes when the payment arrives. Sandbox: simulate it with POST /sandbox/send.`,
             }))
           : [];
-      const tx: TransactionRow = {
+      const tx = newPaymentRow({
+        scope,
+        now: now.toISOString(),
         id: transactionId,
-        platform_id: scope.platformId,
-        environment: scope.environment,
         type: 'OUTGOING',
         kind: 'QUOTE',
         funding: source.funding,
-        status: 'PENDING',
-        quote_id: quoteId,
-        customer_id: source.customerId,
-        platform_customer_id: source.platformCustomerId,
-        internal_account_id: source.funding === 'INTERNAL' ? source.accountId! : null,
-        external_account_id: dest.externalAccountId,
-        source: JSON.stringify(source.view),
-        destination: JSON.stringify(dest.view),
-        sending_currency: sending,
-        sent_amount: price.totalSendingAmount,
-        receiving_currency: receiving,
-        received_amount: price.totalReceivingAmount,
-        converted_amount: price.convertedAmount,
-        fees: price.feesIncluded,
-        counterparty_fee: price.counterpartyFixedFee,
-        exchange_rate: price.exchangeRate,
-        rate_details: price.rateDetails ? JSON.stringify(price.rateDetails) : null,
+        quoteId,
+        customer: { id: source.customerId, platformCustomerId: source.platformCustomerId },
+        internalAccountId: source.funding === 'INTERNAL' ? source.accountId! : null,
+        externalAccountId: dest.externalAccountId,
+        source: source.view,
+        destination: dest.view,
+        sendingCurrency: sending,
+        receivingCurrency: receiving,
+        price,
         description: input.description ?? null,
-        counterparty_information: JSON.stringify(dest.counterpartyInformation),
+        counterpartyInformation: dest.counterpartyInformation,
         reference,
-        payment_instructions: JSON.stringify(instructions),
-        failure_reason: null,
-        refund: null,
-        pending_transfer_ids: null,
-        settled_at: null,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      };
+        paymentInstructions: instructions,
+      });
       const quote: QuoteRow = {
         id: quoteId,
         platform_id: scope.platformId,

@@ -11,10 +11,9 @@ import type { Scope } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
 import { multiRowInsert, statement } from '../../db/statements.js';
 import type { Outbox } from '../../events/index.js';
-import type { Ledger } from '../../ledger/index.js';
+import { paymentLegs, returnLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
-import { paymentLegs } from './money.js';
 import type { TransactionRow } from './repository.js';
 import type { TransactionStatus, TransactionView } from './schemas.js';
 import { transactionView } from './view.js';
@@ -167,10 +166,7 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       if (!returned) return undefined;
       const scope = scopeOf(row);
       const { transfers } = await ledger.transfersOf(scope, row.id);
-      const reversals = transfers
-        .filter((t) => t.phase === 'PENDING' || (t.phase === 'POSTED' && t.code !== 'REFUND'))
-        .map((t) => ({ debitAccountId: t.creditAccountId, creditAccountId: t.debitAccountId, amount: t.amount, code: 'REFUND' as const, currency: t.currency }));
-      await ledger.transfer(scope, { businessId: row.id, description: 'payout returned: refund', transfers: reversals });
+      await ledger.transfer(scope, { businessId: row.id, description: 'payout returned: refund', transfers: returnLegs(transfers) });
       return returned;
     },
 

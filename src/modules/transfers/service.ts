@@ -14,6 +14,7 @@ import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
+import { newPaymentRow } from '../transactions/row.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import { checkCurrencyLimits, counterpartyInformation, paymentRailOf, usableExternalAccount, usableInternalAccount, type AccountDeps } from '../transactions/rules.js';
 import { transactionView } from '../transactions/view.js';
@@ -37,34 +38,9 @@ export function createTransferService(deps: TransferServiceDeps) {
     });
   }
 
-  function baseRow(scope: Scope, currency: string, amount: bigint, description: string | undefined, fx: Fx) {
-    const price = priceTransfer(fx, currency, amount);
-    const now = clock.now().toISOString();
-    return {
-      id: newId('Transaction'),
-      platform_id: scope.platformId,
-      environment: scope.environment,
-      status: 'PENDING',
-      quote_id: null,
-      sending_currency: currency,
-      sent_amount: price.totalSendingAmount,
-      receiving_currency: currency,
-      received_amount: price.totalReceivingAmount,
-      converted_amount: price.convertedAmount,
-      fees: price.feesIncluded,
-      counterparty_fee: price.counterpartyFixedFee,
-      exchange_rate: '1',
-      rate_details: null,
-      description: description ?? null,
-      reference: newFundingReference(),
-      payment_instructions: '[]',
-      failure_reason: null,
-      refund: null,
-      pending_transfer_ids: null,
-      settled_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+  /** A same-currency transfer's price: fees out of the amount, rate 1. */
+  function transferPrice(currency: string, amount: bigint) {
+    return { ...priceTransfer(deps.fx, currency, amount), exchangeRate: '1', rateDetails: undefined };
   }
 
   return {
@@ -83,19 +59,23 @@ export function createTransferService(deps: TransferServiceDeps) {
       }
       const amount = input.amount === undefined ? available : BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
-      const row: TransactionRow = {
-        ...baseRow(scope, internal.currency, amount, input.description, deps.fx),
+      const row = newPaymentRow({
+        scope,
+        now: clock.now().toISOString(),
         type: 'OUTGOING',
         kind: 'TRANSFER_OUT',
         funding: 'INTERNAL',
-        customer_id: internal.customer_id,
-        platform_customer_id: internal.platform_customer_id,
-        internal_account_id: internal.id,
-        external_account_id: external.id,
-        source: JSON.stringify({ sourceType: 'ACCOUNT', accountId: internal.id, customerId: internal.customer_id, currency: internal.currency }),
-        destination: JSON.stringify({ destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency, paymentRail: paymentRailOf(external) }),
-        counterparty_information: JSON.stringify(counterpartyInformation(external)),
-      };
+        customer: { id: internal.customer_id, platformCustomerId: internal.platform_customer_id },
+        internalAccountId: internal.id,
+        externalAccountId: external.id,
+        source: { sourceType: 'ACCOUNT', accountId: internal.id, customerId: internal.customer_id, currency: internal.currency },
+        destination: { destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency, paymentRail: paymentRailOf(external) },
+        sendingCurrency: internal.currency,
+        receivingCurrency: internal.currency,
+        price: transferPrice(internal.currency, amount),
+        description: input.description ?? null,
+        counterpartyInformation: counterpartyInformation(external),
+      });
       return start(scope, row, external, 'transfer-out requested');
     },
 
@@ -112,19 +92,23 @@ export function createTransferService(deps: TransferServiceDeps) {
       }
       const amount = BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
-      const row: TransactionRow = {
-        ...baseRow(scope, internal.currency, amount, input.description, deps.fx),
+      const row = newPaymentRow({
+        scope,
+        now: clock.now().toISOString(),
         type: 'INCOMING',
         kind: 'TRANSFER_IN',
         funding: 'PULL',
-        customer_id: internal.customer_id,
-        platform_customer_id: internal.platform_customer_id,
-        internal_account_id: internal.id,
-        external_account_id: external.id,
-        source: JSON.stringify({ sourceType: 'ACCOUNT', accountId: external.id, customerId: external.customer_id, currency: external.currency }),
-        destination: JSON.stringify({ destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency, paymentRail: paymentRailOf(external) }),
-        counterparty_information: JSON.stringify(counterpartyInformation(external)),
-      };
+        customer: { id: internal.customer_id, platformCustomerId: internal.platform_customer_id },
+        internalAccountId: internal.id,
+        externalAccountId: external.id,
+        source: { sourceType: 'ACCOUNT', accountId: external.id, customerId: external.customer_id, currency: external.currency },
+        destination: { destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency, paymentRail: paymentRailOf(external) },
+        sendingCurrency: internal.currency,
+        receivingCurrency: internal.currency,
+        price: transferPrice(internal.currency, amount),
+        description: input.description ?? null,
+        counterpartyInformation: counterpartyInformation(external),
+      });
       return start(scope, row, external, 'transfer-in requested');
     },
   };
