@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import type { AuthContext, Environment, Permission } from '../common/scope.js';
 import type { Database } from '../db/database.js';
 import { tokenRepository } from '../modules/tokens/repository.js';
@@ -47,7 +47,8 @@ export function createAuthenticator(opts: { db: Database; ttlMs: number; now?: (
   const now = opts.now ?? Date.now;
 
   function matches(secret: string, stored: Buffer): boolean {
-    const given = createHash('sha256').update(secret, 'utf8').digest();
+    // One-shot hashing: about half the cost of a Hash object, on every authenticated request.
+    const given = hash('sha256', secret, 'buffer') as unknown as Buffer;
     return timingSafeEqual(given, stored.length === given.length ? stored : DUMMY_HASH);
   }
 
