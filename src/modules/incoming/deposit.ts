@@ -13,9 +13,8 @@ import type { Database, Executor } from '../../db/database.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
-import { newPaymentRow } from '../transactions/row.js';
+import { payoutRow } from '../transactions/row.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
-import { counterpartyInformation, paymentRailOf } from '../transactions/rules.js';
 import { incomingRepository as repo } from './repository.js';
 
 export async function forwardToDeposit(deps: { db: Database; clock: Clock; fx: Fx; engine: PaymentEngine }, trx: Executor, row: TransactionRow): Promise<void> {
@@ -30,22 +29,14 @@ export async function forwardToDeposit(deps: { db: Database; clock: Clock; fx: F
     throw e;
   }
   const now = deps.clock.now().toISOString();
-  const payout = newPaymentRow({
+  const payout = payoutRow({
     scope,
     now,
-    type: 'OUTGOING',
     kind: 'UMA_DEPOSIT',
-    funding: 'INTERNAL',
-    customer: { id: row.customer_id, platformCustomerId: row.platform_customer_id },
-    internalAccountId: row.internal_account_id,
-    externalAccountId: account.id,
-    source: { sourceType: 'ACCOUNT', accountId: row.internal_account_id, customerId: row.customer_id, currency: account.currency },
-    destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: account.currency, paymentRail: paymentRailOf(account) },
-    sendingCurrency: account.currency,
-    receivingCurrency: account.currency,
-    price: { ...price, exchangeRate: '1', rateDetails: undefined },
+    from: { accountId: row.internal_account_id!, customerId: row.customer_id, platformCustomerId: row.platform_customer_id },
+    to: account,
+    price,
     description: `UMA payment ${row.id} forwarded to the default UMA deposit account`,
-    counterpartyInformation: counterpartyInformation(account),
   });
   await transactionRepository.insert(deps.db, payout);
   await repo.update(trx, row.id, { deposit_account_id: account.id, deposit_transaction_id: payout.id, updated_at: now });

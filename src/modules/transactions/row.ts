@@ -7,7 +7,9 @@ import { newId } from '../../common/ids.js';
 import type { Scope } from '../../common/scope.js';
 import type { PricedQuote } from '../../fx/pricing.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
+import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import type { TransactionRow } from './repository.js';
+import { counterpartyInformation, paymentRailOf } from './rules.js';
 
 export interface NewPayment {
   scope: Scope;
@@ -71,4 +73,34 @@ export function newPaymentRow(p: NewPayment): TransactionRow {
     created_at: p.now,
     updated_at: p.now,
   };
+}
+
+/** A same-currency payout from an internal account to an external account: a transfer-out, or a UMA payment forwarded to its deposit account. */
+export function payoutRow(p: {
+  scope: Scope;
+  now: string;
+  kind: 'TRANSFER_OUT' | 'UMA_DEPOSIT';
+  from: { accountId: string; customerId: string | null; platformCustomerId: string | null };
+  to: ExternalAccountRow;
+  price: PricedQuote;
+  description: string | null;
+}): TransactionRow {
+  const currency = p.to.currency;
+  return newPaymentRow({
+    scope: p.scope,
+    now: p.now,
+    type: 'OUTGOING',
+    kind: p.kind,
+    funding: 'INTERNAL',
+    customer: { id: p.from.customerId, platformCustomerId: p.from.platformCustomerId },
+    internalAccountId: p.from.accountId,
+    externalAccountId: p.to.id,
+    source: { sourceType: 'ACCOUNT', accountId: p.from.accountId, customerId: p.from.customerId, currency },
+    destination: { destinationType: 'ACCOUNT', accountId: p.to.id, currency, paymentRail: paymentRailOf(p.to) },
+    sendingCurrency: currency,
+    receivingCurrency: currency,
+    price: { ...p.price, exchangeRate: '1', rateDetails: undefined },
+    description: p.description,
+    counterpartyInformation: counterpartyInformation(p.to),
+  });
 }

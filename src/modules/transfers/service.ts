@@ -14,7 +14,7 @@ import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
-import { newPaymentRow } from '../transactions/row.js';
+import { newPaymentRow, payoutRow } from '../transactions/row.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import { checkCurrencyLimits, counterpartyInformation, paymentRailOf, usableExternalAccount, usableInternalAccount, type AccountDeps } from '../transactions/rules.js';
 import { transactionView } from '../transactions/view.js';
@@ -38,11 +38,6 @@ export function createTransferService(deps: TransferServiceDeps) {
     });
   }
 
-  /** A same-currency transfer's price: fees out of the amount, rate 1. */
-  function transferPrice(currency: string, amount: bigint) {
-    return { ...priceTransfer(deps.fx, currency, amount), exchangeRate: '1', rateDetails: undefined };
-  }
-
   return {
     async transferOut(scope: Scope, input: TransferOut) {
       const ex = db.executor();
@@ -59,22 +54,14 @@ export function createTransferService(deps: TransferServiceDeps) {
       }
       const amount = input.amount === undefined ? available : BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
-      const row = newPaymentRow({
+      const row = payoutRow({
         scope,
         now: clock.now().toISOString(),
-        type: 'OUTGOING',
         kind: 'TRANSFER_OUT',
-        funding: 'INTERNAL',
-        customer: { id: internal.customer_id, platformCustomerId: internal.platform_customer_id },
-        internalAccountId: internal.id,
-        externalAccountId: external.id,
-        source: { sourceType: 'ACCOUNT', accountId: internal.id, customerId: internal.customer_id, currency: internal.currency },
-        destination: { destinationType: 'ACCOUNT', accountId: external.id, currency: external.currency, paymentRail: paymentRailOf(external) },
-        sendingCurrency: internal.currency,
-        receivingCurrency: internal.currency,
-        price: transferPrice(internal.currency, amount),
+        from: { accountId: internal.id, customerId: internal.customer_id, platformCustomerId: internal.platform_customer_id },
+        to: external,
+        price: priceTransfer(deps.fx, internal.currency, amount),
         description: input.description ?? null,
-        counterpartyInformation: counterpartyInformation(external),
       });
       return start(scope, row, external, 'transfer-out requested');
     },
@@ -105,7 +92,7 @@ export function createTransferService(deps: TransferServiceDeps) {
         destination: { destinationType: 'ACCOUNT', accountId: internal.id, currency: internal.currency, paymentRail: paymentRailOf(external) },
         sendingCurrency: internal.currency,
         receivingCurrency: internal.currency,
-        price: transferPrice(internal.currency, amount),
+        price: { ...priceTransfer(deps.fx, internal.currency, amount), exchangeRate: '1', rateDetails: undefined },
         description: input.description ?? null,
         counterpartyInformation: counterpartyInformation(external),
       });
