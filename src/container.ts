@@ -30,6 +30,7 @@ import type { DomainProofNetwork } from './modules/config/uma-domain.js';
 import { setRateUrlPolicy } from './fx/rates.js';
 import { loadSecrets, type Secrets } from './secrets/kek.js';
 import { createIncoming } from './modules/incoming/index.js';
+import { createSandboxHelpers } from './modules/sandbox/helpers.js';
 
 export interface Overrides {
   clock?: Clock;
@@ -136,6 +137,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs, hashConcurrency: config.dashboardHashConcurrency }),
     ledger,
     services: { ...services, ...payments.services, receiver, incoming: incoming.service },
+    /** The sandbox's test helpers (src/modules/sandbox). */
+    sandbox: { helpers: createSandboxHelpers({ db, engine: payments.engine, incoming: incoming.service }) },
     /** Incoming payments: processNext() runs due approval deadlines (worker). */
     incoming,
     /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */

@@ -56,6 +56,9 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
   }
 
   return {
+    /** Applies one rail event now (the sandbox's test helpers): the same transition the rail's own event makes, or nothing. */
+    apply,
+
     /**
      * PENDING → PROCESSING and onwards: reserves the funds (INSUFFICIENT_FUNDS rolls everything
      * back), then follows the rail's plan for the external account. Undefined when the
