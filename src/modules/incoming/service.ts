@@ -36,7 +36,15 @@ export interface SandboxReceive {
   description?: string;
 }
 
-export function createIncomingService(deps: { db: Database; clock: Clock; jobs: JobQueue; configs: ConfigCache; arrivals: Arrivals }) {
+export function createIncomingService(deps: {
+  db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  configs: ConfigCache;
+  arrivals: Arrivals;
+  /** Runs a job's work on its scope's clock (a sandbox platform's time); directly when absent. */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
+}) {
   const { db, clock, jobs, arrivals } = deps;
 
   /** The transaction and its incoming record, if it is waiting for the platform's answer; else 404 / 409. */
@@ -58,10 +66,13 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
   async function handle(trx: Executor, job: Job) {
     const p = job.payload as { transactionId: string; platformId: string; environment: Scope['environment'] };
     const scope: Scope = { platformId: p.platformId, environment: p.environment };
-    const row = await transactionRepository.find(trx, scope, p.transactionId);
-    const inc = await repo.find(trx, scope, p.transactionId);
-    if (!row || !inc || row.status !== 'PENDING') return; // answered in time
-    await timeOut(trx, row, inc);
+    const run = async () => {
+      const row = await transactionRepository.find(trx, scope, p.transactionId);
+      const inc = await repo.find(trx, scope, p.transactionId);
+      if (!row || !inc || row.status !== 'PENDING') return; // answered in time
+      await timeOut(trx, row, inc);
+    };
+    await (deps.within ? deps.within(scope, run) : run());
   }
 
   /** The approval window closed: FAILED, PAYMENT_APPROVAL_TIMED_OUT (or WEBHOOK_ERROR when the request never arrived). */
@@ -145,6 +156,9 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
         return transactionView(row);
       });
     },
+
+    /** Runs one claimed approval deadline job in the caller's transaction (the sandbox clock's advance). */
+    runJob: (trx: Executor, job: Job) => handle(trx, job),
 
     /** Runs one due approval deadline; false when none is due. */
     async processNext(): Promise<boolean> {
