@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
+import { createContainer } from '../src/container.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
 import { drainPayments, drainWebhooks, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
@@ -247,5 +248,23 @@ describe('races', () => {
     const [r, drained] = await Promise.all([advance(p, 400), drainPayments(ctx)]);
     expect(r.body.stepsRun + drained).toBe(8);
     await completedOnce(p, ids);
+  });
+
+  it('two nodes over one database: an advance on one, the worker and an advance on the other; every step runs once', async () => {
+    const p = await platform();
+    const ids = await payouts(p, 4);
+    // A second node: its own job queue (node id), clock cache and engine, over the same database.
+    const other = await createContainer(ctx.config, { db: ctx.container.db, clock });
+    let drained = 0;
+    const drain = async () => {
+      while (await other.payments.engine.processNext()) drained++;
+    };
+    const [r, , s] = await Promise.all([advance(p, 400), drain(), other.sandbox.clock.advance({ platformId: p.platformId, environment: 'SANDBOX' }, 1)]);
+    expect(r.body.stepsRun + s.stepsRun + drained).toBe(8);
+    await completedOnce(p, ids);
+    // The other node reads the same clock.
+    other.sandbox.clocks.forget(p.platformId);
+    expect(await other.sandbox.clock.get({ platformId: p.platformId, environment: 'SANDBOX' })).toEqual(await now(p));
+    other.fx.stop();
   });
 });
