@@ -103,7 +103,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const secrets = overrides.secrets ?? loadSecrets(config);
   // Platform configurations as payments read them, reused for a moment (PATCH /config refreshes).
   const configs = createConfigCache({ db, ttlMs: config.configCacheTtlMs });
-  const webhooks = createWebhookDelivery({ db, clock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
+  const webhooks = createWebhookDelivery({ db, clock: realClock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
   const ledger = createLedger({ db, clock });
 
   const customers = createCustomerService({ db, clock, cursors });

@@ -79,6 +79,9 @@ describe('quote expiry', () => {
     expect(t.updatedAt).toBe(q.expiresAt);
     const events = await ctx.container.db.executor().selectFrom('webhook_events').selectAll().where('subject', '=', q.transactionId).execute();
     expect(events.map((e) => JSON.parse(e.body).transaction.status)).toEqual(['EXPIRED']);
+    // The webhook's own timestamp is real time (receivers check freshness), its transaction's the platform's.
+    expect(JSON.parse(events[0].body).timestamp).toBe(clock.now().toISOString());
+    expect(JSON.parse(events[0].body).transaction.updatedAt).toBe(q.expiresAt);
     await drainWebhooks(ctx);
     expect(p.receiver.accepted().filter((e) => e.transaction?.id === q.transactionId).map((e) => e.transaction.status)).toEqual(['EXPIRED']);
     expectError(await call(ctx, 'POST', `/quotes/${q.id}/execute`, { auth: p.auth }), 400, 'QUOTE_EXPIRED');
