@@ -147,6 +147,38 @@ describe('timed payouts', () => {
   });
 });
 
+describe('approval windows and lookups', () => {
+  it('an incoming payment awaiting approval fails after advancing past its window, not before', async () => {
+    const p = await platform();
+    const settings = { incomingPaymentApproval: { required: true, requestedReceiverCustomerInfoFields: [], windowSeconds: 300 } };
+    expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: settings })).status).toBe(200);
+    const domain = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.umaDomain;
+    const c = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'rita', customerType: 'INDIVIDUAL', fullName: 'Rita Receiver', currencies: ['USD'], umaAddress: `$rita@${domain}` } });
+    await advance(p, 7_200);
+    const r = await call(ctx, 'POST', '/sandbox/uma/receive', { auth: p.auth, body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 } });
+    expect(r.body.status).toBe('PENDING');
+    expect(r.body.createdAt).toBe(new Date(clock.now().getTime() + 7_200_000).toISOString());
+    await drainWebhooks(ctx);
+    expect((await advance(p, 299)).body.stepsRun).toBe(0);
+    expect((await tx(p, r.body.id)).status).toBe('PENDING');
+    expect((await advance(p, 1)).body.stepsRun).toBe(1);
+    const t = await tx(p, r.body.id);
+    expect(t).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    expect(t.updatedAt).toBe(new Date(Date.parse(r.body.createdAt) + 300_000).toISOString());
+  });
+
+  it('a receiver lookup expires 5 minutes after it was made on the platform’s clock', async () => {
+    const p = await platform();
+    const domain = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.umaDomain;
+    await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'bea', customerType: 'INDIVIDUAL', fullName: 'Bea', currencies: ['USD'], umaAddress: `$bea@${domain}` } });
+    await advance(p, 86_400);
+    const lookup = await call(ctx, 'GET', `/receiver/uma/$bea@${domain}`, { auth: p.auth });
+    expect(lookup.status).toBe(200);
+    const row = await ctx.container.db.executor().selectFrom('receiver_lookups').select('expires_at').where('id', '=', lookup.body.id).executeTakeFirstOrThrow();
+    expect(row.expires_at).toBe(new Date(clock.now().getTime() + 86_400_000 + 300_000).toISOString());
+  });
+});
+
 describe('freezing', () => {
   it('a frozen clock keeps a quote PENDING while real time passes; unfrozen, it runs on from where it stopped', async () => {
     const p = await platform();
