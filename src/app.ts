@@ -146,6 +146,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
     }
     req.auth = auth;
   });
+  // A sandbox request runs on its platform's sandbox clock (src/modules/sandbox/clock.ts).
+  app.addHook('preHandler', container.sandbox.clocks.hook);
 
   await app.register(swagger, {
     openapi: {

@@ -30,6 +30,11 @@ import type { DomainProofNetwork } from './modules/config/uma-domain.js';
 import { setRateUrlPolicy } from './fx/rates.js';
 import { loadSecrets, type Secrets } from './secrets/kek.js';
 import { createIncoming } from './modules/incoming/index.js';
+import { createSandboxHelpers } from './modules/sandbox/helpers.js';
+import { createSandboxClocks } from './modules/sandbox/clock.js';
+import { createSandboxClockService } from './modules/sandbox/clock-service.js';
+import { PAYMENT_JOB_KINDS } from './modules/transactions/engine.js';
+import { INCOMING_JOB_KINDS } from './modules/incoming/service.js';
 
 export interface Overrides {
   clock?: Clock;
@@ -63,10 +68,15 @@ async function sharedSecret(db: Database, key: string): Promise<string> {
 export async function createContainer(config: Config, overrides: Overrides = {}) {
   const db = overrides.db ?? (await openDatabase({ url: databaseUrl(config), sqliteSynchronous: config.sqliteSynchronous }));
   await migrate(db);
-  const clock = overrides.clock ?? systemClock;
+  // Real time; and each platform's sandbox clock (src/modules/sandbox/clock.ts): `clock` answers a
+  // sandbox platform's time inside its requests and jobs, real time elsewhere. Idempotency, rates,
+  // tokens and sessions keep real time.
+  const realClock = overrides.clock ?? systemClock;
+  const sandboxClocks = createSandboxClocks({ db, base: realClock, cacheMs: 1000, timedKinds: [...PAYMENT_JOB_KINDS, ...INCOMING_JOB_KINDS] });
+  const clock = sandboxClocks.clock;
   const cursors = new Cursors(await sharedSecret(db, 'cursor_secret'));
   const authenticator = createAuthenticator({ db, ttlMs: config.authCacheTtlMs });
-  const idempotency = createIdempotency({ db, clock });
+  const idempotency = createIdempotency({ db, clock: realClock });
   // Durable jobs (db/jobs.ts). enqueue runs inside the caller's transaction, before its commit,
   // so the loops that claim that kind (workers/index.ts) are woken a moment later, and once more
   // in case the commit was slow. Only jobs due now wake anyone: a job due later (a quote's expiry)
@@ -78,7 +88,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     for (const [wake, theirs] of jobWaiters) if (theirs.some((k) => due.has(k))) wake();
   };
   const wakeJobWaiters = (job: { kind: string; runAt: Date }) => {
-    if (job.runAt.getTime() > clock.now().getTime() + 50) return;
+    if (job.runAt.getTime() > realClock.now().getTime() + 50) return;
     if (pendingKinds.size === 0) {
       setTimeout(() => {
         const kinds = [...pendingKinds];
@@ -89,18 +99,18 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     }
     pendingKinds.add(job.kind);
   };
-  const jobs = createJobQueue({ db, clock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters });
+  const jobs = createJobQueue({ db, clock: realClock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters, runAtOf: sandboxClocks.runAtOf });
   const secrets = overrides.secrets ?? loadSecrets(config);
   // Platform configurations as payments read them, reused for a moment (PATCH /config refreshes).
   const configs = createConfigCache({ db, ttlMs: config.configCacheTtlMs });
-  const webhooks = createWebhookDelivery({ db, clock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
+  const webhooks = createWebhookDelivery({ db, clock: realClock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
   const ledger = createLedger({ db, clock });
 
   const customers = createCustomerService({ db, clock, cursors });
   const beneficialOwners = createOwnerService({ db, clock, cursors, customers });
   const services = {
-    platforms: createPlatformService({ db, clock, umaBaseDomain: config.umaBaseDomain }),
-    tokens: createTokenService({ db, clock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
+    platforms: createPlatformService({ db, clock: realClock, umaBaseDomain: config.umaBaseDomain }),
+    tokens: createTokenService({ db, clock: realClock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
     config: createConfigService({ db, clock, configs, keys: webhooks.keys, worker: webhooks.worker, umaBaseDomain: config.umaBaseDomain, domainProof: overrides.domainProof }),
     webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
     customers,
@@ -112,16 +122,16 @@ export async function createContainer(config: Config, overrides: Overrides = {})
 
   // Quotes, transfers and transactions: FX pricing, the payment engine and the rails (src/rails).
   setRateUrlPolicy({ authorization: config.ratesAuthorization, maxChangePercent: config.ratesMaxChangePercent });
-  const fx = createFx(config, clock, (err) => process.emitWarning(`rates: ${err.message}`));
+  const fx = createFx(config, realClock, (err) => process.emitWarning(`rates: ${err.message}`));
   const payments = createPayments({
     db, clock, cursors, jobs, ledger, fx, events: webhooks.outbox, rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
     customers, internalAccounts: services.internalAccounts, externalAccounts: services.externalAccounts, configs,
-    uma: () => incoming.uma,
+    uma: () => incoming.uma, within: sandboxClocks.within,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
   const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts, customers: services.customers });
   // Incoming payments (src/modules/incoming): arrivals, approvals and their deadlines, over the payment lifecycle.
-  const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver, configs });
+  const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver, configs, within: sandboxClocks.within });
 
   return {
     config,
@@ -133,9 +143,19 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     /** Seals secrets at rest (webhook private keys, document bytes) with the key-encryption key. */
     secrets,
     /** Dashboard users and sessions (src/dashboard). */
-    dashboard: createDashboardService({ db, clock, sessionTtlMs: config.dashboardSessionTtlMs, hashConcurrency: config.dashboardHashConcurrency }),
+    dashboard: createDashboardService({ db, clock: realClock, sessionTtlMs: config.dashboardSessionTtlMs, hashConcurrency: config.dashboardHashConcurrency }),
     ledger,
     services: { ...services, ...payments.services, receiver, incoming: incoming.service },
+    /** The sandbox's test helpers (src/modules/sandbox). */
+    sandbox: {
+      helpers: createSandboxHelpers({ db, engine: payments.engine, incoming: incoming.service }),
+      /** Each platform's sandbox clock: the request hook, and GET/POST /sandbox/clock. */
+      clocks: sandboxClocks,
+      clock: createSandboxClockService({
+        db, base: realClock, clocks: sandboxClocks, jobs,
+        handlers: Object.fromEntries([...PAYMENT_JOB_KINDS.map((k) => [k, payments.engine.runJob] as const), ...INCOMING_JOB_KINDS.map((k) => [k, incoming.service.runJob] as const)]),
+      }),
+    },
     /** Incoming payments: processNext() runs due approval deadlines (worker). */
     incoming,
     /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */

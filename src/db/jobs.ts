@@ -37,7 +37,14 @@ function toJob(row: JobsTable): Job {
  * transaction (BEGIN IMMEDIATE) serialises claims. A node that dies mid-job loses its lease and
  * another node picks the job up again — handlers are written to be safe to run twice.
  */
-export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: string; onEnqueue?: (job: { kind: string; runAt: Date }) => void }) {
+export function createJobQueue(deps: {
+  db: Database;
+  clock: Clock;
+  nodeId: string;
+  onEnqueue?: (job: { kind: string; runAt: Date }) => void;
+  /** The real run_at of a job enqueued now (a sandbox platform's clock: src/modules/sandbox/clock.ts); runAt or now otherwise. */
+  runAtOf?: (kind: string, runAt: Date | undefined) => Date;
+}) {
   const { db, clock } = deps;
 
   return {
@@ -56,7 +63,7 @@ export function createJobQueue(deps: { db: Database; clock: Clock; nodeId: strin
         if (last?.t) latest.set(subject, last.t);
       }
       const rows = batch.map((job) => {
-        let runAt = (job.runAt ?? now).toISOString();
+        let runAt = (deps.runAtOf ? deps.runAtOf(job.kind, job.runAt) : job.runAt ?? now).toISOString();
         if (job.subject !== undefined) {
           const last = latest.get(job.subject);
           if (last && last > runAt) runAt = last;

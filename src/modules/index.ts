@@ -17,8 +17,10 @@ import { sandboxSendRoutes } from './sandbox/send.js';
 import { receiverRoutes } from './receiver/routes.js';
 import { incomingRoutes } from './incoming/routes.js';
 import { sandboxReceiveRoutes } from './sandbox/receive.js';
+import { sandboxHelperRoutes } from './sandbox/helpers.js';
+import { sandboxClockRoutes } from './sandbox/clock-service.js';
 import { exchangeRateRoutes } from './exchange-rates/routes.js';
 import { umaProviderRoutes } from './uma-providers/routes.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
-export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes, beneficialOwnerRoutes, documentRoutes, discoveryRoutes, internalAccountRoutes, sandboxFundRoutes, externalAccountRoutes, configRoutes, webhookRoutes, quoteRoutes, transactionRoutes, transferRoutes, sandboxSendRoutes, receiverRoutes, incomingRoutes, sandboxReceiveRoutes, exchangeRateRoutes, umaProviderRoutes];
+export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes, beneficialOwnerRoutes, documentRoutes, discoveryRoutes, internalAccountRoutes, sandboxFundRoutes, externalAccountRoutes, configRoutes, webhookRoutes, quoteRoutes, transactionRoutes, transferRoutes, sandboxSendRoutes, receiverRoutes, incomingRoutes, sandboxReceiveRoutes, sandboxHelperRoutes, sandboxClockRoutes, exchangeRateRoutes, umaProviderRoutes];

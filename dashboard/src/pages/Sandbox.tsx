@@ -8,6 +8,7 @@ import { formatMoney } from '../money';
 import { linkProps } from '../router';
 import { useSession } from '../session';
 import type { Transaction } from '../transactions';
+import { SandboxClockCard } from '../sandbox-tools';
 
 /** Where the sandbox simulates a UMA payment arriving for a customer (docs/incoming-payments.md). */
 export const SANDBOX_RECEIVE_PATH = '/sandbox/uma/receive';
@@ -104,6 +105,7 @@ export function SandboxPage() {
     <>
       <PageHeader title="Sandbox tools" description="Make sandbox money move: nothing here touches real funds." />
       <Stack>
+        <SandboxClockCard />
         <Card withBorder padding="lg">
           <Title order={4}>Fund an internal account</Title>
           <Text size="sm" c="dimmed" mb="sm">Adds balance as if a bank transfer had arrived (POST /sandbox/internal-accounts/{'{id}'}/fund).</Text>

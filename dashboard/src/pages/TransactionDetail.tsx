@@ -7,6 +7,7 @@ import { formatAmount, formatMoney } from '../money';
 import { linkProps } from '../router';
 import type { Transaction } from '../transactions';
 import { DeliveryTable, type Delivery } from './Webhooks';
+import { SandboxHelpersCard } from '../sandbox-tools';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -173,6 +174,13 @@ export function TransactionDetailPage({ id }: { id: string }) {
             </Timeline>
           </Card>
         </SimpleGrid>
+        <SandboxHelpersCard
+          transaction={t}
+          onChanged={() => {
+            reloadTransaction();
+            reloadDeliveries();
+          }}
+        />
         {t.refund && (
           <Card withBorder padding="lg">
             <Title order={4} mb="sm">Refund</Title>

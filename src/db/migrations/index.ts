@@ -13,6 +13,7 @@ import * as m100 from './100_audit_log.js';
 import * as m101 from './101_token_expiry.js';
 import * as m102 from './102_retention_indexes.js';
 import * as m200 from './200_lookup_payer.js';
+import * as m300 from './300_sandbox_clocks.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -29,4 +30,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '101_token_expiry': m101,
   '102_retention_indexes': m102,
   '200_lookup_payer': m200,
+  '300_sandbox_clocks': m300,
 };

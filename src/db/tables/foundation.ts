@@ -87,6 +87,14 @@ export interface JobsTable {
   created_at: string;
 }
 
+/** A platform's sandbox clock (migration 300): sandbox time = frozen_at_ms ?? real time + offset_ms. */
+export interface SandboxClocksTable {
+  platform_id: string;
+  offset_ms: number | bigint | string;
+  frozen_at_ms: number | bigint | string | null;
+  updated_at: string;
+}
+
 export interface SystemSettingsTable {
   key: string;
   value: string;

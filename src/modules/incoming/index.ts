@@ -4,6 +4,7 @@
  * approval deadlines and the sandbox's simulated arrivals, and the sender's side of UMA quotes.
  */
 import type { Clock } from '../../common/clock.js';
+import type { Scope } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
 import type { JobQueue } from '../../db/jobs.js';
 import type { Outbox } from '../../events/index.js';
@@ -17,9 +18,9 @@ import { createUmaPayments } from './uma.js';
 import type { ReceiverService } from '../receiver/service.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
 
-export function createIncoming(deps: { db: Database; clock: Clock; jobs: JobQueue; ledger: Ledger; events: Outbox; fx: Fx; lifecycle: Lifecycle; engine: PaymentEngine; receiver: ReceiverService; configs: ConfigCache }) {
+export function createIncoming(deps: { db: Database; clock: Clock; jobs: JobQueue; ledger: Ledger; events: Outbox; fx: Fx; lifecycle: Lifecycle; engine: PaymentEngine; receiver: ReceiverService; configs: ConfigCache; within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T> }) {
   const arrivals = createArrivals(deps);
-  const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals });
+  const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals, within: deps.within });
   const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle });
   return { arrivals, service, uma, processNext: service.processNext };
 }

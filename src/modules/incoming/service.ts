@@ -36,7 +36,15 @@ export interface SandboxReceive {
   description?: string;
 }
 
-export function createIncomingService(deps: { db: Database; clock: Clock; jobs: JobQueue; configs: ConfigCache; arrivals: Arrivals }) {
+export function createIncomingService(deps: {
+  db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  configs: ConfigCache;
+  arrivals: Arrivals;
+  /** Runs a job's work on its scope's clock (a sandbox platform's time); directly when absent. */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
+}) {
   const { db, clock, jobs, arrivals } = deps;
 
   /** The transaction and its incoming record, if it is waiting for the platform's answer; else 404 / 409. */
@@ -58,11 +66,19 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
   async function handle(trx: Executor, job: Job) {
     const p = job.payload as { transactionId: string; platformId: string; environment: Scope['environment'] };
     const scope: Scope = { platformId: p.platformId, environment: p.environment };
-    const row = await transactionRepository.find(trx, scope, p.transactionId);
-    const inc = await repo.find(trx, scope, p.transactionId);
-    if (!row || !inc || row.status !== 'PENDING') return; // answered in time
+    const run = async () => {
+      const row = await transactionRepository.find(trx, scope, p.transactionId);
+      const inc = await repo.find(trx, scope, p.transactionId);
+      if (!row || !inc || row.status !== 'PENDING') return; // answered in time
+      await timeOut(trx, row, inc);
+    };
+    await (deps.within ? deps.within(scope, run) : run());
+  }
+
+  /** The approval window closed: FAILED, PAYMENT_APPROVAL_TIMED_OUT (or WEBHOOK_ERROR when the request never arrived). */
+  async function timeOut(trx: Executor, row: TransactionRow, inc: IncomingRow) {
     const delivered = inc.approval_delivery_id !== null && (await repo.delivered(trx, inc.approval_delivery_id));
-    await arrivals.refuse(
+    return arrivals.refuse(
       trx,
       row,
       inc,
@@ -90,6 +106,22 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
         const { row, inc } = await awaiting(trx, scope, id);
         await repo.update(trx, id, { rejection_reason: input.reason ?? null, updated_at: clock.now().toISOString() });
         const done = await arrivals.refuse(trx, row, inc, { to: 'REJECTED' }, `rejected by the receiving platform${input.reason ? `: ${input.reason}` : ''}`);
+        if (!done) throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id });
+        return transactionView(done);
+      });
+    },
+
+    /**
+     * POST /sandbox/transactions/{id}/approval-timeout: closes the approval window now, as its
+     * deadline job would; the job, when it runs later, finds the payment answered and does nothing.
+     */
+    async sandboxTimeOut(scope: Scope, id: string) {
+      return db.tx(async (trx) => {
+        const row = await transactionRepository.find(trx, scope, id);
+        if (!row) throw transactionErrors.TRANSACTION_NOT_FOUND({ transactionId: id });
+        const inc = await repo.find(trx, scope, id);
+        if (!inc || !fromDbBool(inc.approval_required) || row.status !== 'PENDING') throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id, status: row.status });
+        const done = await timeOut(trx, row, inc);
         if (!done) throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id });
         return transactionView(done);
       });
@@ -124,6 +156,9 @@ export function createIncomingService(deps: { db: Database; clock: Clock; jobs: 
         return transactionView(row);
       });
     },
+
+    /** Runs one claimed approval deadline job in the caller's transaction (the sandbox clock's advance). */
+    runJob: (trx: Executor, job: Job) => handle(trx, job),
 
     /** Runs one due approval deadline; false when none is due. */
     async processNext(): Promise<boolean> {

@@ -37,7 +37,15 @@ interface ExpirePayload {
   environment: string;
 }
 
-export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: JobQueue; rails: Rails; lifecycle: Lifecycle }) {
+export function createPaymentEngine(deps: {
+  db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  rails: Rails;
+  lifecycle: Lifecycle;
+  /** Runs a job's work on its scope's clock (a sandbox platform's time); directly when absent. */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
+}) {
   const { db, clock, jobs, rails, lifecycle } = deps;
 
   /** Applies one rail event if the transaction is still where the event expects it; else nothing. */
@@ -56,6 +64,12 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
   }
 
   return {
+    /** Runs one claimed payment job in the caller's transaction (the sandbox clock's advance). */
+    runJob: (trx: Executor, job: Job) => handle(trx, job),
+
+    /** Applies one rail event now (the sandbox's test helpers): the same transition the rail's own event makes, or nothing. */
+    apply,
+
     /**
      * PENDING → PROCESSING and onwards: reserves the funds (INSUFFICIENT_FUNDS rolls everything
      * back), then follows the rail's plan for the external account. Undefined when the
@@ -123,6 +137,10 @@ export function createPaymentEngine(deps: { db: Database; clock: Clock; jobs: Jo
   async function handle(trx: Executor, job: Job) {
     const p = job.payload as StepPayload | ExpirePayload;
     const scope: Scope = { platformId: p.platformId, environment: p.environment as Scope['environment'] };
+    return deps.within ? deps.within(scope, () => handleOnClock(trx, job, scope, p)) : handleOnClock(trx, job, scope, p);
+  }
+
+  async function handleOnClock(trx: Executor, job: Job, scope: Scope, p: StepPayload | ExpirePayload) {
     const row = await repo.find(trx, scope, p.transactionId);
     if (!row) return;
     if (job.kind === QUOTE_EXPIRE_JOB) {
