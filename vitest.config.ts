@@ -8,10 +8,31 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/browser/**', '**/node_modules/**', 'test/e2e/nodes*.test.ts'], env: { TEST_DB: 'sqlite' } } },
-      { extends: true, test: { name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['test/browser/**', '**/node_modules/**'], env: { TEST_DB: 'postgres' } } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**', '**/node_modules/**', 'test/e2e/nodes*.test.ts'],
+          env: { TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['test/browser/**', '**/node_modules/**'], env: { TEST_DB: 'postgres' } },
+      },
       // The dashboard in Debian's Chromium against the real server (SQLite), driven by playwright-core.
-      { extends: true, test: { name: 'browser', hookTimeout: 120_000, include: ['test/browser/**/*.test.ts'], globalSetup: ['test/browser/global-setup.ts'], env: { TEST_DB: 'sqlite' }, fileParallelism: false } },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          hookTimeout: 120_000,
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          env: { TEST_DB: 'sqlite' },
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

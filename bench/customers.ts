@@ -14,7 +14,13 @@ export async function run() {
         url: `${s.baseUrl}${API}/customers`,
         method: 'POST',
         headers,
-        body: () => JSON.stringify({ platformCustomerId: `bench-${process.pid}-${++n}`, customerType: 'INDIVIDUAL', fullName: 'Bench Customer', address: { line1: '1 Main St', postalCode: '10001', country: 'US' } }),
+        body: () =>
+          JSON.stringify({
+            platformCustomerId: `bench-${process.pid}-${++n}`,
+            customerType: 'INDIVIDUAL',
+            fullName: 'Bench Customer',
+            address: { line1: '1 Main St', postalCode: '10001', country: 'US' },
+          }),
       });
       const list = await load({ url: `${s.baseUrl}${API}/customers?limit=20`, headers });
       sections.push(

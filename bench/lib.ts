@@ -41,7 +41,13 @@ export interface LoadResult {
 }
 
 /** Drives one request shape for DURATION_S seconds and reports throughput and latency (ms). */
-export async function load(opts: { url: string; method?: string; headers: Record<string, string>; body?: () => string; connections?: number }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  method?: string;
+  headers: Record<string, string>;
+  body?: () => string;
+  connections?: number;
+}): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections ?? 20,
@@ -72,7 +78,9 @@ export function writeSection(name: string, markdown: string) {
   const file = path.join(import.meta.dirname, 'RESULTS.md');
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n\nWritten by `npm run bench`. Every figure is compared with a baseline measured in the same run on the same machine.\n';
+  let text = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8')
+    : '# Benchmark results\n\nWritten by `npm run bench`. Every figure is compared with a baseline measured in the same run on the same machine.\n';
   const block = `${start}\n${markdown.trim()}\n${end}`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);

@@ -11,7 +11,11 @@ interface Json {
 }
 
 async function post(baseUrl: string, auth: string, path: string, body: unknown): Promise<Json> {
-  const res = await fetch(`${baseUrl}${API}${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}${API}${path}`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as Json;
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -29,36 +33,63 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<string> {
     const headers = { authorization: s.auth, 'content-type': 'application/json' };
     // execute has no body, so no Content-Type (Fastify refuses an empty JSON body).
     const bare = { authorization: s.auth };
-    const customer = await post(s.baseUrl, s.auth, '/customers', { platformCustomerId: `bench-pay-${process.pid}`, customerType: 'INDIVIDUAL', fullName: 'Bench Payer', currencies: ['USD'] });
+    const customer = await post(s.baseUrl, s.auth, '/customers', {
+      platformCustomerId: `bench-pay-${process.pid}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Bench Payer',
+      currencies: ['USD'],
+    });
     const accounts = await (await fetch(`${s.baseUrl}${API}/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`, { headers })).json();
     const source = (accounts as Json).data[0].id as string;
     for (let i = 0; i < 10; i++) await post(s.baseUrl, s.auth, `/sandbox/internal-accounts/${source}/fund`, { amount: 100_000_000_000 });
     const iban = await post(s.baseUrl, s.auth, '/customers/external-accounts', {
       customerId: customer.id,
       currency: 'EUR',
-      accountInfo: { accountType: 'IBAN', iban: 'DE89370400440532013000', swiftBic: 'COBADEFFXXX', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Payee' } },
+      accountInfo: {
+        accountType: 'IBAN',
+        iban: 'DE89370400440532013000',
+        swiftBic: 'COBADEFFXXX',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Payee' },
+      },
     });
-    const quoteBody = (extra: Json = {}) => JSON.stringify({ source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: iban.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...extra });
+    const quoteBody = (extra: Json = {}) =>
+      JSON.stringify({
+        source: { sourceType: 'ACCOUNT', accountId: source },
+        destination: { destinationType: 'ACCOUNT', accountId: iban.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        ...extra,
+      });
 
     const baseline = await load({ url: `${s.baseUrl}${API}/ping`, headers });
     // Quote create; the ids it returns are executed next, one request each.
     const pending: string[] = [];
     const create = await drive({
       url: `${s.baseUrl}${API}/quotes`,
-      requests: [{ method: 'POST', headers, body: quoteBody(), onResponse: (status: number, body: string) => status === 201 && pending.push(JSON.parse(body).id) }],
+      requests: [
+        { method: 'POST', headers, body: quoteBody(), onResponse: (status: number, body: string) => status === 201 && pending.push(JSON.parse(body).id) },
+      ],
     });
     let next = 0;
     const execute = await drive({
       url: s.baseUrl,
       // Stop before the quotes run out; each request takes the next created quote.
       amount: pending.length,
-      requests: [{ method: 'POST', headers: bare, setupRequest: (req: Json) => ({ ...req, path: `${API}/quotes/${pending[next++ % pending.length]}/execute` }) }],
+      requests: [
+        { method: 'POST', headers: bare, setupRequest: (req: Json) => ({ ...req, path: `${API}/quotes/${pending[next++ % pending.length]}/execute` }) },
+      ],
     });
     const oneCall = await drive({ url: `${s.baseUrl}${API}/quotes`, requests: [{ method: 'POST', headers, body: quoteBody({ immediatelyExecute: true }) }] });
     const twoCalls = await drive({
       url: s.baseUrl,
       requests: [
-        { method: 'POST', path: `${API}/quotes`, headers, body: quoteBody(), onResponse: (_s: number, body: string, context: Json) => (context.quoteId = JSON.parse(body).id) },
+        {
+          method: 'POST',
+          path: `${API}/quotes`,
+          headers,
+          body: quoteBody(),
+          onResponse: (_s: number, body: string, context: Json) => (context.quoteId = JSON.parse(body).id),
+        },
         { method: 'POST', headers: bare, setupRequest: (req: Json, context: Json) => ({ ...req, path: `${API}/quotes/${context.quoteId}/execute` }) },
       ],
     });

@@ -66,20 +66,36 @@ async function seed(db: Database, platformId: string, list: 'customers' | 'trans
 /** Two customers with one real transfer-out each: the first's is the template of the seeded rows. */
 async function templateTransfers(baseUrl: string, headers: Record<string, string>) {
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${baseUrl}${API}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${API}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = await res.json();
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
   const transfer = async (name: string) => {
-    const customer = await post('/customers', { platformCustomerId: `scale-template-${name}`, customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] });
+    const customer = await post('/customers', {
+      platformCustomerId: `scale-template-${name}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      currencies: ['USD'],
+    });
     const accounts = await (await fetch(`${baseUrl}${API}/customers/internal-accounts?customerId=${customer.id}`, { headers })).json();
     const account = accounts.data[0].id;
     await post(`/sandbox/internal-accounts/${account}/fund`, { amount: 100_000 });
     const bank = await post('/customers/external-accounts', {
       customerId: customer.id,
       currency: 'USD',
-      accountInfo: { accountType: 'US_ACCOUNT', accountNumber: '123456789000', routingNumber: '021000021', accountCategory: 'CHECKING', bankName: 'Chase', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'US_ACCOUNT',
+        accountNumber: '123456789000',
+        routingNumber: '021000021',
+        accountCategory: 'CHECKING',
+        bankName: 'Chase',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     const tx = await post('/transfer-out', { source: { accountId: account }, destination: { accountId: bank.id }, amount: 1_000 });
     return { customerId: customer.id as string, transactionId: tx.id as string };

@@ -42,7 +42,10 @@ async function soak(dialect: Dialect) {
   const timer = setInterval(() => {
     const minute = (Date.now() - t0) / 60_000;
     samples.push([minute, rssMiB(s.pid)]);
-    heapUsedMiB(s.baseUrl).then((mib) => heap.push([minute, mib]), () => undefined);
+    heapUsedMiB(s.baseUrl).then(
+      (mib) => heap.push([minute, mib]),
+      () => undefined,
+    );
   }, SAMPLE_MS);
   let n = 0;
   try {
@@ -61,7 +64,11 @@ async function soak(dialect: Dialect) {
           headers,
           setupRequest: (req: Record<string, any>) => {
             n++;
-            return { ...req, headers: { ...headers, 'idempotency-key': `soak-${n}` }, body: JSON.stringify({ platformCustomerId: `soak-${process.pid}-${n}`, customerType: 'INDIVIDUAL', fullName: 'Soak Customer' }) };
+            return {
+              ...req,
+              headers: { ...headers, 'idempotency-key': `soak-${n}` },
+              body: JSON.stringify({ platformCustomerId: `soak-${process.pid}-${n}`, customerType: 'INDIVIDUAL', fullName: 'Soak Customer' }),
+            };
           },
         },
         { method: 'GET', path: `${API}/customers?limit=20`, headers },

@@ -49,14 +49,21 @@ const perSecond = (n: number, ms: number) => Math.round((n / ms) * 1000);
 
 async function measure(dialect: Dialect) {
   const sink = await receiver();
-  const body = JSON.stringify({ type: 'OUTGOING_PAYMENT', webhookId: 'Webhook:x', timestamp: new Date().toISOString(), transaction: { id: 'Transaction:x', status: 'COMPLETED' } });
+  const body = JSON.stringify({
+    type: 'OUTGOING_PAYMENT',
+    webhookId: 'Webhook:x',
+    timestamp: new Date().toISOString(),
+    transaction: { id: 'Transaction:x', status: 'COMPLETED' },
+  });
 
   // Baseline: the HTTP attempts alone, same concurrency, same receiver.
   let sent = 0;
   let t = performance.now();
-  await Promise.all(Array.from({ length: LOOPS }, async () => {
-    while (sent++ < EVENTS) await deliver({ url: sink.url, body, headers: { 'X-Corridor-Signature': 't=0,v1=x' }, pinnedAddresses: ['127.0.0.1'] });
-  }));
+  await Promise.all(
+    Array.from({ length: LOOPS }, async () => {
+      while (sent++ < EVENTS) await deliver({ url: sink.url, body, headers: { 'X-Corridor-Signature': 't=0,v1=x' }, pinnedAddresses: ['127.0.0.1'] });
+    }),
+  );
   const baseline = perSecond(EVENTS, performance.now() - t);
 
   const { db, drop } = await database(dialect);
@@ -69,7 +76,13 @@ async function measure(dialect: Dialect) {
   // Outbox writes: one event per transaction, as a payment status change would emit it.
   t = performance.now();
   for (let i = 0; i < EVENTS; i++) {
-    await db.tx(() => container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: `Transaction:${i % 500}`, payload: { transaction: { id: `Transaction:${i % 500}`, status: 'COMPLETED', i } } }));
+    await db.tx(() =>
+      container.events.emit(scope, {
+        type: 'OUTGOING_PAYMENT',
+        subject: `Transaction:${i % 500}`,
+        payload: { transaction: { id: `Transaction:${i % 500}`, status: 'COMPLETED', i } },
+      }),
+    );
   }
   const emitRate = perSecond(EVENTS, performance.now() - t);
 
@@ -77,9 +90,11 @@ async function measure(dialect: Dialect) {
   const drain = async (loops: number, count: number) => {
     const start = performance.now();
     let done = 0;
-    await Promise.all(Array.from({ length: loops }, async () => {
-      while (done < count && (await container.webhooks.worker.processNext())) done++;
-    }));
+    await Promise.all(
+      Array.from({ length: loops }, async () => {
+        while (done < count && (await container.webhooks.worker.processNext())) done++;
+      }),
+    );
     return perSecond(done, performance.now() - start);
   };
   const oneLoop = await drain(1, Math.floor(EVENTS / 4));

@@ -24,7 +24,10 @@ interface Measured {
 
 async function startBare(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-server.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-server.mjs')], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}`, child };
 }
@@ -50,7 +53,11 @@ async function drive(opts: Record<string, unknown>, corridor?: string): Promise<
 }
 
 async function call(baseUrl: string, auth: string, method: string, p: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${baseUrl}${API}${p}`, { method, headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${baseUrl}${API}${p}`, {
+    method,
+    headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as Json;
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -58,7 +65,12 @@ async function call(baseUrl: string, auth: string, method: string, p: string, bo
 
 /** A funded USD payer: its customer and internal account. */
 async function payer(baseUrl: string, auth: string, n: number): Promise<{ customer: string; account: string }> {
-  const c = await call(baseUrl, auth, 'POST', '/customers', { platformCustomerId: `payer-${n}`, customerType: 'INDIVIDUAL', fullName: `Payer ${n}`, currencies: ['USD'] });
+  const c = await call(baseUrl, auth, 'POST', '/customers', {
+    platformCustomerId: `payer-${n}`,
+    customerType: 'INDIVIDUAL',
+    fullName: `Payer ${n}`,
+    currencies: ['USD'],
+  });
   const accounts = await call(baseUrl, auth, 'GET', `/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`);
   const id = accounts.data[0].id as string;
   for (let i = 0; i < 5; i++) await call(baseUrl, auth, 'POST', `/sandbox/internal-accounts/${id}/fund`, { amount: 100_000_000_000 });
@@ -88,22 +100,48 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<string> {
     const iban = await call(base, auth, 'POST', '/customers/external-accounts', {
       customerId: first.customer,
       currency: 'EUR',
-      accountInfo: { accountType: 'IBAN', iban: 'DE89370400440532013000', swiftBic: 'COBADEFFXXX', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Payee' } },
+      accountInfo: {
+        accountType: 'IBAN',
+        iban: 'DE89370400440532013000',
+        swiftBic: 'COBADEFFXXX',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Payee' },
+      },
     });
     for (let i = 1; i < 40; i++) sources.push((await payer(base, auth, i)).account);
     let n = 0;
     const quote = (source: string) =>
-      JSON.stringify({ source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: iban.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, immediatelyExecute: true });
-    const customerBody = () => JSON.stringify({ platformCustomerId: `bench-${dialect}-${process.pid}-${n++}`, customerType: 'INDIVIDUAL', fullName: 'Bench Customer', currencies: ['USD'] });
+      JSON.stringify({
+        source: { sourceType: 'ACCOUNT', accountId: source },
+        destination: { destinationType: 'ACCOUNT', accountId: iban.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        immediatelyExecute: true,
+      });
+    const customerBody = () =>
+      JSON.stringify({
+        platformCustomerId: `bench-${dialect}-${process.pid}-${n++}`,
+        customerType: 'INDIVIDUAL',
+        fullName: 'Bench Customer',
+        currencies: ['USD'],
+      });
 
     const bareGet = await drive({ url: `${bare.url}/` });
     const barePost = await drive({ url: `${bare.url}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: customerBody() });
     const ping = await drive({ url: `${base}${API}/ping`, headers: { authorization: auth } }, base);
-    const createCustomer = await drive({ url: `${base}${API}/customers`, requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: customerBody() }) }] }, base);
+    const createCustomer = await drive(
+      { url: `${base}${API}/customers`, requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: customerBody() }) }] },
+      base,
+    );
     const listCustomers = await drive({ url: `${base}${API}/customers?limit=20`, headers: { authorization: auth } }, base);
     const onePayer = await drive({ url: `${base}${API}/quotes`, requests: [{ method: 'POST', headers: json, body: quote(sources[0]) }] }, base);
     let k = 0;
-    const fortyPayers = await drive({ url: `${base}${API}/quotes`, requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: quote(sources[k++ % sources.length]) }) }] }, base);
+    const fortyPayers = await drive(
+      {
+        url: `${base}${API}/quotes`,
+        requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: quote(sources[k++ % sources.length]) }) }],
+      },
+      base,
+    );
     const peakRss = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))?.[1] ?? 0) >> 10;
     await server.stop();
     const verify = cli(['ledger', 'verify'], serverEnv);

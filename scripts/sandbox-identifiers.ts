@@ -17,7 +17,7 @@ export function renderSandboxIdentifiers(): string {
 
   out('# Sandbox test identifiers');
   out();
-  out('Like a card network\'s test numbers: every row below is a ready, **valid** identifier (check digits, modulus');
+  out("Like a card network's test numbers: every row below is a ready, **valid** identifier (check digits, modulus");
   out('checks and formats all pass) for one account type, whose sandbox suffix is the one in the first column. The sandbox');
   out('reads the **last 3 characters** of the primary identifier (account number, IBAN, CLABE, pix key, phone number,');
   out('wallet address); for identifiers with a domain part (UPI VPA, Lightning address, e-mail pix key) the last 3');

@@ -24,7 +24,14 @@ async function externalAccount(h: Harness, customerId: string, accountType: stri
   return must(h, 'POST', '/customers/external-accounts', {
     customerId,
     currency: fixture.currency,
-    accountInfo: { ...fixture.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName, address: { line1: 'Av. Reforma 222', city: 'Ciudad de México', postalCode: '06600', country: 'MX' } } },
+    accountInfo: {
+      ...fixture.accountInfo,
+      beneficiary: {
+        beneficiaryType: 'INDIVIDUAL',
+        fullName,
+        address: { line1: 'Av. Reforma 222', city: 'Ciudad de México', postalCode: '06600', country: 'MX' },
+      },
+    },
   });
 }
 
@@ -37,15 +44,40 @@ async function payments(h: Harness, ada: { id: string }, grace: { id: string }) 
   const toUs = await externalAccount(h, ada.id, 'US_ACCOUNT', '000', 'Ada Lovelace');
   const graceMexico = await externalAccount(h, grace.id, 'CLABE', '000', 'Grace Hopper');
   const prefunded = (accountId: string, amount: number, description: string) =>
-    must(h, 'POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: adaUsd.id }, destination: { destinationType: 'ACCOUNT', accountId, currency: 'MXN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, description, immediatelyExecute: true });
+    must(h, 'POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: adaUsd.id },
+      destination: { destinationType: 'ACCOUNT', accountId, currency: 'MXN' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+      description,
+      immediatelyExecute: true,
+    });
   await prefunded(toMexico.id, 120_000, 'tuition, spring term');
   await prefunded(toMexicoFails.id, 8_000, 'gift'); // 004: the counterparty fails it; the money comes back
   await must(h, 'POST', '/transfer-out', { source: { accountId: adaUsd.id }, destination: { accountId: toUs.id }, amount: 20_000, description: 'to savings' });
-  await must(h, 'POST', '/sandbox/uma/receive', { receiverUmaAddress: (await must(h, 'GET', `/customers/${encodeURIComponent(ada.id)}`)).umaAddress, currencyCode: 'EUR', currencyAmount: 7_500, senderUmaAddress: '$sam@wallet.example.com', senderCustomerInfo: { FULL_NAME: 'Sam Sender' }, description: 'dinner' });
-  const jit = await must(h, 'POST', '/quotes', { source: { sourceType: 'REALTIME_FUNDING', customerId: grace.id, currency: 'USD' }, destination: { destinationType: 'ACCOUNT', accountId: graceMexico.id, currency: 'MXN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 35_000, description: 'rent for May' });
+  await must(h, 'POST', '/sandbox/uma/receive', {
+    receiverUmaAddress: (await must(h, 'GET', `/customers/${encodeURIComponent(ada.id)}`)).umaAddress,
+    currencyCode: 'EUR',
+    currencyAmount: 7_500,
+    senderUmaAddress: '$sam@wallet.example.com',
+    senderCustomerInfo: { FULL_NAME: 'Sam Sender' },
+    description: 'dinner',
+  });
+  const jit = await must(h, 'POST', '/quotes', {
+    source: { sourceType: 'REALTIME_FUNDING', customerId: grace.id, currency: 'USD' },
+    destination: { destinationType: 'ACCOUNT', accountId: graceMexico.id, currency: 'MXN' },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 35_000,
+    description: 'rent for May',
+  });
   await must(h, 'POST', '/sandbox/send', { quoteId: jit.id, currencyCode: 'USD' });
   // One more JIT quote, left for the Sandbox tools screenshot to pay in the browser.
-  const waiting = await must(h, 'POST', '/quotes', { source: { sourceType: 'REALTIME_FUNDING', customerId: grace.id, currency: 'USD' }, destination: { destinationType: 'ACCOUNT', accountId: graceMexico.id, currency: 'MXN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 });
+  const waiting = await must(h, 'POST', '/quotes', {
+    source: { sourceType: 'REALTIME_FUNDING', customerId: grace.id, currency: 'USD' },
+    destination: { destinationType: 'ACCOUNT', accountId: graceMexico.id, currency: 'MXN' },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 5_000,
+  });
   return { jit, waiting };
 }
 
@@ -62,7 +94,12 @@ async function seed(h: Harness, receiverUrl: string) {
     umaAddress: `$ada@${config.umaDomain}`,
     address: { line1: '12 St James Square', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' },
   });
-  const grace = await must(h, 'POST', '/customers', { platformCustomerId: 'cust-1002', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', currencies: ['USD'] });
+  const grace = await must(h, 'POST', '/customers', {
+    platformCustomerId: 'cust-1002',
+    customerType: 'INDIVIDUAL',
+    fullName: 'Grace Hopper',
+    currencies: ['USD'],
+  });
   const acme = await must(h, 'POST', '/customers', {
     platformCustomerId: 'biz-2001',
     customerType: 'BUSINESS',
@@ -87,7 +124,8 @@ async function seed(h: Harness, receiverUrl: string) {
   const accounts = await must(h, 'GET', '/customers/internal-accounts?limit=100');
   const amounts: Record<string, number> = { USD: 1_250_050, EUR: 98_000, MXN: 4_500_000 };
   for (const a of accounts.data) {
-    if (a.customerId === ada.id || a.customerId === acme.id) await must(h, 'POST', `/sandbox/internal-accounts/${a.id}/fund`, { amount: amounts[a.balance.currency.code] ?? 10_000 });
+    if (a.customerId === ada.id || a.customerId === acme.id)
+      await must(h, 'POST', `/sandbox/internal-accounts/${a.id}/fund`, { amount: amounts[a.balance.currency.code] ?? 10_000 });
   }
   await must(h, 'POST', '/tokens', { name: 'payouts-service', permissions: ['VIEW', 'TRANSACT'] });
   await must(h, 'POST', '/tokens', { name: 'reporting (read only)', permissions: ['VIEW'] });

@@ -188,4 +188,3 @@ export async function buildApp(container: Container, options: BuildOptions = {})
 
   return app;
 }
-

@@ -9,7 +9,9 @@ describe('loadConfig', () => {
   });
 
   it('lists every problem at once', () => {
-    expect(() => loadConfig({ PORT: '99999', DATABASE_URL: 'mysql://x', SANDBOX_TIME_SCALE: '0', CORRIDOR_BOOTSTRAP_CLIENT_ID: 'only-id-given' })).toThrowError(ConfigError);
+    expect(() => loadConfig({ PORT: '99999', DATABASE_URL: 'mysql://x', SANDBOX_TIME_SCALE: '0', CORRIDOR_BOOTSTRAP_CLIENT_ID: 'only-id-given' })).toThrowError(
+      ConfigError,
+    );
     try {
       loadConfig({ PORT: '99999', DATABASE_URL: 'mysql://x', SANDBOX_TIME_SCALE: '0', CORRIDOR_BOOTSTRAP_CLIENT_ID: 'only-id-given' });
     } catch (e) {
@@ -34,7 +36,12 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c.retention).toEqual({ webhookDays: 30, lookupDays: 7, batchSize: 500, intervalMs: 600_000 });
     expect(c.overload).toEqual({ maxEventLoopDelayMs: 1000, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 10 });
-    const set = loadConfig({ RETENTION_WEBHOOK_DAYS: '0', RETENTION_BATCH_SIZE: '100', OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT: '95', OVERLOAD_MAX_RSS_MB: '2048' });
+    const set = loadConfig({
+      RETENTION_WEBHOOK_DAYS: '0',
+      RETENTION_BATCH_SIZE: '100',
+      OVERLOAD_MAX_EVENT_LOOP_UTILIZATION_PERCENT: '95',
+      OVERLOAD_MAX_RSS_MB: '2048',
+    });
     expect(set.retention.webhookDays).toBe(0);
     expect(set.retention.batchSize).toBe(100);
     expect(set.overload.maxEventLoopUtilization).toBe(0.95);

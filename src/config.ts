@@ -109,7 +109,10 @@ function trustProxy(raw: string | undefined, problems: string[]): boolean | numb
 
 /** True when HOST binds the loopback interface only (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
@@ -131,7 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const adminEmail = (env.CORRIDOR_BOOTSTRAP_ADMIN_EMAIL || 'admin@localhost').trim().toLowerCase();
   if (!/^[^\s@]{1,64}@[^\s@]{1,253}$/.test(adminEmail)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_EMAIL must be an email address');
   const adminPassword = env.CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD || undefined;
-  if (adminPassword !== undefined && (adminPassword.length < 12 || adminPassword.length > 256)) problems.push('CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD must be 12 to 256 characters');
+  if (adminPassword !== undefined && (adminPassword.length < 12 || adminPassword.length > 256))
+    problems.push('CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD must be 12 to 256 characters');
   // A server reachable only from its own machine (the laptop case) may call receivers there too;
   // one listening on a network interface is hosted, and must not be made to call inside it.
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES || String(isLoopbackHost(host));
@@ -142,7 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Production prices come from RATES_URL: plain http could be rewritten by anyone on the path.
   if (ratesUrl && !/^https:\/\//i.test(ratesUrl)) problems.push('RATES_URL must be an https:// URL');
   const ratesAuthorization = env.RATES_AUTHORIZATION || undefined;
-  if (ratesAuthorization !== undefined && (ratesAuthorization.length > 4096 || /[\r\n\0]/.test(ratesAuthorization))) problems.push('RATES_AUTHORIZATION must be one line of at most 4096 characters');
+  if (ratesAuthorization !== undefined && (ratesAuthorization.length > 4096 || /[\r\n\0]/.test(ratesAuthorization)))
+    problems.push('RATES_AUTHORIZATION must be one line of at most 4096 characters');
   const maxChange = env.RATES_MAX_CHANGE_PERCENT || undefined;
   const ratesMaxChangePercent = maxChange === undefined ? undefined : Number(maxChange);
   if (maxChange !== undefined && (!/^\d{1,4}(\.\d{1,4})?$/.test(maxChange) || !(Number(maxChange) > 0) || Number(maxChange) > 1000)) {
@@ -152,10 +157,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (kek !== undefined && !decodeKek(kek)) problems.push('CORRIDOR_KEK must be base64 of 32 bytes (openssl rand -base64 32)');
   const kekFile = env.CORRIDOR_KEK_FILE ? path.resolve(env.CORRIDOR_KEK_FILE) : undefined;
   if (kek && kekFile) problems.push('set CORRIDOR_KEK or CORRIDOR_KEK_FILE, not both');
-  const kekPrevious = env.CORRIDOR_KEK_PREVIOUS ? env.CORRIDOR_KEK_PREVIOUS.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+  const kekPrevious = env.CORRIDOR_KEK_PREVIOUS
+    ? env.CORRIDOR_KEK_PREVIOUS.split(',')
+        .map((k) => k.trim())
+        .filter(Boolean)
+    : undefined;
   if (kekPrevious?.some((k) => !decodeKek(k))) problems.push('CORRIDOR_KEK_PREVIOUS must be base64 keys of 32 bytes, separated by commas');
   const metricsToken = env.METRICS_TOKEN || undefined;
-  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
   const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
   if (otlpEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(otlpEndpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
   const config: Config = {

@@ -99,11 +99,25 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     }
     pendingKinds.add(job.kind);
   };
-  const jobs = createJobQueue({ db, clock: realClock, nodeId: `node-${randomBytes(6).toString('hex')}`, onEnqueue: wakeJobWaiters, runAtOf: sandboxClocks.runAtOf });
+  const jobs = createJobQueue({
+    db,
+    clock: realClock,
+    nodeId: `node-${randomBytes(6).toString('hex')}`,
+    onEnqueue: wakeJobWaiters,
+    runAtOf: sandboxClocks.runAtOf,
+  });
   const secrets = overrides.secrets ?? loadSecrets(config);
   // Platform configurations as payments read them, reused for a moment (PATCH /config refreshes).
   const configs = createConfigCache({ db, ttlMs: config.configCacheTtlMs });
-  const webhooks = createWebhookDelivery({ db, clock: realClock, jobs, configs, allowPrivate: config.webhookAllowPrivateAddresses, resolve: overrides.webhookResolve, secrets });
+  const webhooks = createWebhookDelivery({
+    db,
+    clock: realClock,
+    jobs,
+    configs,
+    allowPrivate: config.webhookAllowPrivateAddresses,
+    resolve: overrides.webhookResolve,
+    secrets,
+  });
   const ledger = createLedger({ db, clock });
 
   const customers = createCustomerService({ db, clock, cursors });
@@ -111,7 +125,15 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   const services = {
     platforms: createPlatformService({ db, clock: realClock, umaBaseDomain: config.umaBaseDomain }),
     tokens: createTokenService({ db, clock: realClock, cursors, onRevoke: (clientId) => authenticator.forget(clientId) }),
-    config: createConfigService({ db, clock, configs, keys: webhooks.keys, worker: webhooks.worker, umaBaseDomain: config.umaBaseDomain, domainProof: overrides.domainProof }),
+    config: createConfigService({
+      db,
+      clock,
+      configs,
+      keys: webhooks.keys,
+      worker: webhooks.worker,
+      umaBaseDomain: config.umaBaseDomain,
+      domainProof: overrides.domainProof,
+    }),
     webhooks: createWebhookService({ db, cursors, outbox: webhooks.outbox, worker: webhooks.worker }),
     customers,
     beneficialOwners,
@@ -124,14 +146,44 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   setRateUrlPolicy({ authorization: config.ratesAuthorization, maxChangePercent: config.ratesMaxChangePercent });
   const fx = createFx(config, realClock, (err) => process.emitWarning(`rates: ${err.message}`));
   const payments = createPayments({
-    db, clock, cursors, jobs, ledger, fx, events: webhooks.outbox, rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
-    customers, internalAccounts: services.internalAccounts, externalAccounts: services.externalAccounts, configs,
-    uma: () => incoming.uma, within: sandboxClocks.within,
+    db,
+    clock,
+    cursors,
+    jobs,
+    ledger,
+    fx,
+    events: webhooks.outbox,
+    rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
+    customers,
+    internalAccounts: services.internalAccounts,
+    externalAccounts: services.externalAccounts,
+    configs,
+    uma: () => incoming.uma,
+    within: sandboxClocks.within,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
-  const receiver = createReceiverService({ db, clock, fx, resolver: createResolver(), externalAccounts: services.externalAccounts, customers: services.customers });
+  const receiver = createReceiverService({
+    db,
+    clock,
+    fx,
+    resolver: createResolver(),
+    externalAccounts: services.externalAccounts,
+    customers: services.customers,
+  });
   // Incoming payments (src/modules/incoming): arrivals, approvals and their deadlines, over the payment lifecycle.
-  const incoming = createIncoming({ db, clock, jobs, ledger, events: webhooks.outbox, fx, lifecycle: payments.lifecycle, engine: payments.engine, receiver, configs, within: sandboxClocks.within });
+  const incoming = createIncoming({
+    db,
+    clock,
+    jobs,
+    ledger,
+    events: webhooks.outbox,
+    fx,
+    lifecycle: payments.lifecycle,
+    engine: payments.engine,
+    receiver,
+    configs,
+    within: sandboxClocks.within,
+  });
 
   return {
     config,
@@ -152,8 +204,14 @@ export async function createContainer(config: Config, overrides: Overrides = {})
       /** Each platform's sandbox clock: the request hook, and GET/POST /sandbox/clock. */
       clocks: sandboxClocks,
       clock: createSandboxClockService({
-        db, base: realClock, clocks: sandboxClocks, jobs,
-        handlers: Object.fromEntries([...PAYMENT_JOB_KINDS.map((k) => [k, payments.engine.runJob] as const), ...INCOMING_JOB_KINDS.map((k) => [k, incoming.service.runJob] as const)]),
+        db,
+        base: realClock,
+        clocks: sandboxClocks,
+        jobs,
+        handlers: Object.fromEntries([
+          ...PAYMENT_JOB_KINDS.map((k) => [k, payments.engine.runJob] as const),
+          ...INCOMING_JOB_KINDS.map((k) => [k, incoming.service.runJob] as const),
+        ]),
       }),
     },
     /** Incoming payments: processNext() runs due approval deadlines (worker). */

@@ -14,12 +14,25 @@ async function send(ctx: TestContext, b: Browser, method: string, url: string, o
   const headers: Record<string, string> = { host: 'localhost:80', origin: ORIGIN, 'x-forwarded-for': '203.0.113.9' };
   if (b.cookie) headers.cookie = b.cookie;
   if (b.csrf) headers['x-csrf-token'] = b.csrf;
-  const res = await ctx.app.inject({ method: method as 'GET', url, headers, query: opts.query, remoteAddress: '198.51.100.7', ...(opts.body === undefined ? {} : { payload: opts.body as object }) });
+  const res = await ctx.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    query: opts.query,
+    remoteAddress: '198.51.100.7',
+    ...(opts.body === undefined ? {} : { payload: opts.body as object }),
+  });
   return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
 }
 
 async function signIn(ctx: TestContext, email: string, password = PASSWORD): Promise<Browser> {
-  const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/session', headers: { host: 'localhost:80', origin: ORIGIN }, remoteAddress: '198.51.100.7', payload: { email, password } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/dashboard/api/session',
+    headers: { host: 'localhost:80', origin: ORIGIN },
+    remoteAddress: '198.51.100.7',
+    payload: { email, password },
+  });
   return { cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] || undefined, csrf: res.json().csrfToken };
 }
 
@@ -34,11 +47,15 @@ describe('the audit log of dashboard writes', async () => {
 
   it('records who did what to what, when and from where, and lists it newest first to ADMIN users', async () => {
     const admin = await signIn(ctx, 'admin@example.com');
-    const made = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, { body: { platformCustomerId: 'audited-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
+    const made = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, {
+      body: { platformCustomerId: 'audited-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    });
     expect(made.status).toBe(201);
     const patched = await send(ctx, admin, 'PATCH', `${API_PREFIX}/customers/${made.body.id}`, { body: { customerType: 'INDIVIDUAL', fullName: 'Ada King' } });
     expect(patched.status).toBe(200);
-    const refused = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, { body: { platformCustomerId: 'audited-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
+    const refused = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, {
+      body: { platformCustomerId: 'audited-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    });
     expect(refused.status).toBe(409);
     const invalid = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, { body: { customerType: 'ALIEN' } });
     expect(invalid.status).toBe(400);
@@ -76,14 +93,20 @@ describe('the audit log of dashboard writes', async () => {
   });
 
   it('records failed sign-ins under the email that was tried', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/session', headers: { host: 'localhost:80', origin: ORIGIN }, remoteAddress: '192.0.2.44', payload: { email: 'admin@example.com', password: 'wrong password, sorry' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      headers: { host: 'localhost:80', origin: ORIGIN },
+      remoteAddress: '192.0.2.44',
+      payload: { email: 'admin@example.com', password: 'wrong password, sorry' },
+    });
     expect(res.statusCode).toBe(401);
     const admin = await signIn(ctx, 'admin@example.com');
     const list = await send(ctx, admin, 'GET', '/dashboard/api/audit', { query: { action: 'dashboard sign-in', limit: '2' } });
     expect(list.body.data[1]).toMatchObject({ actor: 'admin@example.com', outcome: 'FAILED', statusCode: 401, source: '192.0.2.44', target: null });
   });
 
-  it("shows a platform only its own entries, and only to ADMIN users", async () => {
+  it('shows a platform only its own entries, and only to ADMIN users', async () => {
     const otherAdmin = await signIn(ctx, 'other-admin@example.com');
     const theirs = await send(ctx, otherAdmin, 'GET', '/dashboard/api/audit');
     expect(theirs.status).toBe(200);
@@ -99,7 +122,9 @@ describe('the audit log of dashboard writes', async () => {
 
   it('does not record writes made with API tokens (their own credentials are their trail)', async () => {
     const before = (await ctx.container.db.executor().selectFrom('audit_log').select('id').execute()).length;
-    expect((await call(ctx, 'POST', '/customers', { body: { platformCustomerId: 'token-made', customerType: 'INDIVIDUAL', fullName: 'Alan Turing' } })).status).toBe(201);
+    expect(
+      (await call(ctx, 'POST', '/customers', { body: { platformCustomerId: 'token-made', customerType: 'INDIVIDUAL', fullName: 'Alan Turing' } })).status,
+    ).toBe(201);
     const after = (await ctx.container.db.executor().selectFrom('audit_log').select('id').execute()).length;
     expect(after).toBe(before);
   });

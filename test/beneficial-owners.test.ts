@@ -52,20 +52,43 @@ describe('beneficial owners', async () => {
       const biz = await newBusiness();
       const roles = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'];
       expect((await addOwner(biz.id, { roles, ownershipPercentage: 100 })).roles).toEqual(roles);
-      const ids: Array<[string, string, string?]> = [['ITIN', '912701234'], ['PASSPORT', 'X1234567', 'FR'], ['NATIONAL_ID', 'AB123456', 'ES'], ['DRIVERS_LICENSE', 'D1234-5678', 'CA'], ['RESIDENCE_PERMIT', 'RP 123', 'DE'], ['TAX_ID', 'ABCDE1234F', 'IN']];
+      const ids: Array<[string, string, string?]> = [
+        ['ITIN', '912701234'],
+        ['PASSPORT', 'X1234567', 'FR'],
+        ['NATIONAL_ID', 'AB123456', 'ES'],
+        ['DRIVERS_LICENSE', 'D1234-5678', 'CA'],
+        ['RESIDENCE_PERMIT', 'RP 123', 'DE'],
+        ['TAX_ID', 'ABCDE1234F', 'IN'],
+      ];
       for (const [idType, identifier, countryOfIssuance] of ids) {
-        const o = await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo: personalInfo({ idType, identifier, countryOfIssuance }) });
+        const o = await addOwner(biz.id, {
+          roles: ['DIRECTOR'],
+          ownershipPercentage: 0,
+          personalInfo: personalInfo({ idType, identifier, countryOfIssuance }),
+        });
         expect(o.personalInfo).toMatchObject({ idType, countryOfIssuance: countryOfIssuance ?? 'US' });
       }
     });
 
     it('keeps a passport with its issuing country, and asks for that country', async () => {
       const biz = await newBusiness();
-      const p = await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1234567', countryOfIssuance: 'FR', nationality: 'FR' }) });
+      const p = await addOwner(biz.id, {
+        roles: ['DIRECTOR'],
+        ownershipPercentage: 0,
+        personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1234567', countryOfIssuance: 'FR', nationality: 'FR' }),
+      });
       expect(p.personalInfo).toMatchObject({ idType: 'PASSPORT', identifier: 'X1234567', countryOfIssuance: 'FR' });
-      const res = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1' }) }) }), 400, 'INVALID_INPUT');
+      const res = expectError(
+        await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { personalInfo: personalInfo({ idType: 'PASSPORT', identifier: 'X1' }) }) }),
+        400,
+        'INVALID_INPUT',
+      );
       expect(fields(res)).toEqual(['personalInfo.countryOfIssuance']);
-      const us = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { personalInfo: personalInfo({ countryOfIssuance: 'GB' }) }) }), 400, 'INVALID_INPUT');
+      const us = expectError(
+        await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { personalInfo: personalInfo({ countryOfIssuance: 'GB' }) }) }),
+        400,
+        'INVALID_INPUT',
+      );
       expect(fields(us)).toEqual(['personalInfo.countryOfIssuance']);
     });
 
@@ -80,7 +103,11 @@ describe('beneficial owners', async () => {
       const biz = await newBusiness();
       await addOwner(biz.id, { ownershipPercentage: 60 });
       await addOwner(biz.id, { roles: ['DIRECTOR'], ownershipPercentage: 90 });
-      const res = expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { ownershipPercentage: 41 }) }), 400, 'OWNERSHIP_EXCEEDS_100');
+      const res = expectError(
+        await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { ownershipPercentage: 41 }) }),
+        400,
+        'OWNERSHIP_EXCEEDS_100',
+      );
       expect(res.details).toMatchObject({ customerId: biz.id, otherUbosTotal: 60, requested: 41, maximumAllowed: 40 });
       expect(fields(res)).toEqual(['ownershipPercentage']);
       expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(2);
@@ -89,7 +116,9 @@ describe('beneficial owners', async () => {
 
     it('keeps the cap under concurrent creates: 10 UBOs of 20% at once, 5 get in', async () => {
       const biz = await newBusiness();
-      const results = await Promise.all(Array.from({ length: 10 }, () => call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { ownershipPercentage: 20 }) })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id, { ownershipPercentage: 20 }) })),
+      );
       expect(results.filter((r) => r.status === 201)).toHaveLength(5);
       expect(results.filter((r) => r.status === 400 && r.body.code === 'OWNERSHIP_EXCEEDS_100')).toHaveLength(5);
       expect((await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id } })).body.totalCount).toBe(5);
@@ -175,7 +204,8 @@ describe('beneficial owners', async () => {
     });
 
     it('refuses APPROVED set by hand in the sandbox until a UBO or control person exists', async () => {
-      const approve = (id: string, auth?: string) => call(ctx, 'PATCH', `/customers/${id}`, { body: { customerType: 'BUSINESS', kycStatus: 'APPROVED' }, auth });
+      const approve = (id: string, auth?: string) =>
+        call(ctx, 'PATCH', `/customers/${id}`, { body: { customerType: 'BUSINESS', kycStatus: 'APPROVED' }, auth });
       const biz = await newBusiness();
       const res = expectError(await approve(biz.id), 400, 'INVALID_INPUT');
       expect(fields(res)).toEqual(['kycStatus']);
@@ -226,7 +256,11 @@ describe('beneficial owners', async () => {
     });
 
     it('answers 404 for an unknown business', async () => {
-      expectError(await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' } }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(
+        await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' } }),
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
     });
   });
 
@@ -240,7 +274,9 @@ describe('beneficial owners', async () => {
 
     it('changes only the fields given, merging personalInfo field by field; null removes an optional field', async () => {
       const o = await addOwner((await newBusiness()).id);
-      const res = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { email: 'g.hopper@example.org', middleName: null, phoneNumber: '+44 20 7946 0958' } } });
+      const res = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, {
+        body: { personalInfo: { email: 'g.hopper@example.org', middleName: null, phoneNumber: '+44 20 7946 0958' } },
+      });
       expect(res.status).toBe(200);
       const { middleName: _m, ...rest } = o.personalInfo;
       expect(res.body.personalInfo).toEqual({ ...rest, email: 'g.hopper@example.org', phoneNumber: '+442079460958' });
@@ -253,11 +289,21 @@ describe('beneficial owners', async () => {
 
     it('asks for a new identifier and issuer when idType changes', async () => {
       const o = await addOwner((await newBusiness()).id);
-      const noId = expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT' } } }), 400, 'INVALID_INPUT');
+      const noId = expectError(
+        await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT' } } }),
+        400,
+        'INVALID_INPUT',
+      );
       expect(fields(noId)).toEqual(['personalInfo.identifier']);
-      const noIssuer = expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT', identifier: 'P123' } } }), 400, 'INVALID_INPUT');
+      const noIssuer = expectError(
+        await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT', identifier: 'P123' } } }),
+        400,
+        'INVALID_INPUT',
+      );
       expect(fields(noIssuer)).toEqual(['personalInfo.countryOfIssuance']);
-      const ok = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { idType: 'PASSPORT', identifier: 'P123', countryOfIssuance: 'CA' } } });
+      const ok = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, {
+        body: { personalInfo: { idType: 'PASSPORT', identifier: 'P123', countryOfIssuance: 'CA' } },
+      });
       expect(ok.body.personalInfo).toMatchObject({ idType: 'PASSPORT', identifier: 'P123', countryOfIssuance: 'CA' });
     });
 
@@ -292,7 +338,13 @@ describe('beneficial owners', async () => {
 
     it('refuses bad input with 400 and changes nothing', async () => {
       const o = await addOwner((await newBusiness()).id);
-      for (const body of [{ ownershipPercentage: -1 }, { roles: [] }, { personalInfo: { birthDate: '2999-01-01' } }, { personalInfo: { firstName: null } }, { kycStatus: 'REJECTED' }]) {
+      for (const body of [
+        { ownershipPercentage: -1 },
+        { roles: [] },
+        { personalInfo: { birthDate: '2999-01-01' } },
+        { personalInfo: { firstName: null } },
+        { kycStatus: 'REJECTED' },
+      ]) {
         expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body }), 400, 'INVALID_INPUT');
       }
       expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body).toEqual(o);
@@ -305,7 +357,11 @@ describe('beneficial owners', async () => {
       const biz = await newBusiness();
       const o = await addOwner(biz.id);
       expectError(await call(ctx, 'GET', `/beneficial-owners/${o.id}`, { auth: other.auth }), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
-      expectError(await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { ownershipPercentage: 1 }, auth: other.auth }), 404, 'BENEFICIAL_OWNER_NOT_FOUND');
+      expectError(
+        await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { ownershipPercentage: 1 }, auth: other.auth }),
+        404,
+        'BENEFICIAL_OWNER_NOT_FOUND',
+      );
       expectError(await call(ctx, 'GET', '/beneficial-owners', { query: { customerId: biz.id }, auth: other.auth }), 404, 'CUSTOMER_NOT_FOUND');
       expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id), auth: other.auth }), 404, 'CUSTOMER_NOT_FOUND');
       expect((await call(ctx, 'GET', `/beneficial-owners/${o.id}`)).body.ownershipPercentage).toBe(40);

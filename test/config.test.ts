@@ -76,13 +76,23 @@ describe('PATCH /config', () => {
     ];
     for (const [body, field] of cases) {
       const err = expectError(await call(ctx, 'PATCH', '/config', { body }), 400, 'INVALID_INPUT');
-      expect(err.details.fields.map((f: any) => f.field), JSON.stringify(body)).toContain(field);
+      expect(
+        err.details.fields.map((f: any) => f.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect((await call(ctx, 'GET', '/config')).body).toEqual(before);
   });
 
   it('merges per-currency settings; unlisted currencies keep theirs', async () => {
-    await call(ctx, 'PATCH', '/config', { body: { currencies: [{ currencyCode: 'USD', minAmount: 100, maxAmount: 1_000_000 }, { currencyCode: 'BTC', enabled: false }] } });
+    await call(ctx, 'PATCH', '/config', {
+      body: {
+        currencies: [
+          { currencyCode: 'USD', minAmount: 100, maxAmount: 1_000_000 },
+          { currencyCode: 'BTC', enabled: false },
+        ],
+      },
+    });
     const res = await call(ctx, 'PATCH', '/config', { body: { currencies: [{ currencyCode: 'USD', maxAmount: null }] } });
     const byCode = Object.fromEntries(res.body.currencies.map((c: any) => [c.currencyCode, c]));
     expect(byCode.USD).toEqual({ currencyCode: 'USD', enabled: true, minAmount: 100, maxAmount: null });
@@ -95,7 +105,10 @@ describe('PATCH /config', () => {
 
   it('moves existing customer UMA addresses to a new umaDomain', async () => {
     const p = await ctx.newPlatform('Movers');
-    const created = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'c1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
+    const created = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'c1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    });
     expect(created.status).toBe(201);
     const local = created.body.umaAddress.split('@')[0];
     const res = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { umaDomain: 'Pay.Movers.uma.localhost' } });
@@ -104,7 +117,10 @@ describe('PATCH /config', () => {
     const after = await call(ctx, 'GET', `/customers/${created.body.id}`, { auth: p.auth });
     expect(after.body.umaAddress).toBe(`${local}@pay.movers.uma.localhost`);
     // New customers use the new domain; an address on the old one is refused.
-    const next = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'c2', customerType: 'INDIVIDUAL', fullName: 'Bob', umaAddress: '$bob@pay.movers.uma.localhost' } });
+    const next = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'c2', customerType: 'INDIVIDUAL', fullName: 'Bob', umaAddress: '$bob@pay.movers.uma.localhost' },
+    });
     expect(next.status).toBe(201);
   });
 
@@ -113,7 +129,11 @@ describe('PATCH /config', () => {
     const b = await ctx.newPlatform('B');
     await call(ctx, 'PATCH', '/config', { auth: a.auth, body: { umaDomain: 'a.uma.localhost' } });
     const before = (await call(ctx, 'GET', '/config', { auth: b.auth })).body;
-    expectError(await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { umaDomain: 'A.uma.localhost', webhookEndpoint: 'http://127.0.0.1:9/x' } }), 409, 'UMA_DOMAIN_TAKEN');
+    expectError(
+      await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { umaDomain: 'A.uma.localhost', webhookEndpoint: 'http://127.0.0.1:9/x' } }),
+      409,
+      'UMA_DOMAIN_TAKEN',
+    );
     expect((await call(ctx, 'GET', '/config', { auth: b.auth })).body).toEqual(before);
   });
 

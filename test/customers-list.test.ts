@@ -54,13 +54,28 @@ describe('GET /customers: filters and pagination', async () => {
     ['platformCustomerId', { platformCustomerId: 'p-42' }, (c: any) => c.platformCustomerId === 'p-42'],
     ['createdAfter (inclusive)', { createdAfter: '2026-03-01T02:00:00.000Z' }, (c: any) => c.createdAt >= '2026-03-01T02:00:00.000Z'],
     ['createdBefore (inclusive)', { createdBefore: '2026-03-01T01:00:00Z' }, (c: any) => c.createdAt <= '2026-03-01T01:00:00.000Z'],
-    ['created range with an offset', { createdAfter: '2026-03-01T03:00:00+02:00', createdBefore: '2026-03-01T01:30:00.000Z' }, (c: any) => c.createdAt >= '2026-03-01T01:00:00.000Z' && c.createdAt <= '2026-03-01T01:30:00.000Z'],
-    ['combined', { customerType: 'INDIVIDUAL', region: 'GB', currency: 'GBP' }, (c: any) => c.customerType === 'INDIVIDUAL' && c.region === 'GB' && c.currencies.includes('GBP')],
-    ['updated range (inclusive)', { updatedAfter: '2026-03-01T01:00:00.000Z', updatedBefore: '2026-03-01T02:00:00Z' }, (c: any) => c.updatedAt >= '2026-03-01T01:00:00.000Z' && c.updatedAt <= '2026-03-01T02:00:00.000Z'],
+    [
+      'created range with an offset',
+      { createdAfter: '2026-03-01T03:00:00+02:00', createdBefore: '2026-03-01T01:30:00.000Z' },
+      (c: any) => c.createdAt >= '2026-03-01T01:00:00.000Z' && c.createdAt <= '2026-03-01T01:30:00.000Z',
+    ],
+    [
+      'combined',
+      { customerType: 'INDIVIDUAL', region: 'GB', currency: 'GBP' },
+      (c: any) => c.customerType === 'INDIVIDUAL' && c.region === 'GB' && c.currencies.includes('GBP'),
+    ],
+    [
+      'updated range (inclusive)',
+      { updatedAfter: '2026-03-01T01:00:00.000Z', updatedBefore: '2026-03-01T02:00:00Z' },
+      (c: any) => c.updatedAt >= '2026-03-01T01:00:00.000Z' && c.updatedAt <= '2026-03-01T02:00:00.000Z',
+    ],
     ['umaAddress (any case)', { umaAddress: created[7].umaAddress.toUpperCase() }, (c: any) => c.id === created[7].id],
     ['includeDeleted with nothing deleted', { includeDeleted: true, customerType: 'BUSINESS' }, (c: any) => c.customerType === 'BUSINESS'],
   ])('filters by %s with an exact totalCount across pages', async (_name, query, match) => {
-    const expected = created.filter(match).reverse().map((c) => c.id);
+    const expected = created
+      .filter(match)
+      .reverse()
+      .map((c) => c.id);
     expect(expected.length).toBeGreaterThan(0);
     const { seen, total } = await walk(query as Record<string, string>);
     expect(total).toBe(expected.length);
@@ -113,11 +128,21 @@ describe('GET /customers: filters and pagination', async () => {
     expect(gone.size).toBe(15);
     const live = await walk({});
     expect(live.total).toBe(235);
-    expect(live.seen.map((c) => c.id)).toEqual([...created].reverse().map((c) => c.id).filter((id) => !gone.has(id)));
+    expect(live.seen.map((c) => c.id)).toEqual(
+      [...created]
+        .reverse()
+        .map((c) => c.id)
+        .filter((id) => !gone.has(id)),
+    );
     const all = await walk({ includeDeleted: true });
     expect(all.total).toBe(250);
     expect(all.seen.map((c) => c.id)).toEqual([...created].reverse().map((c) => c.id));
-    expect(all.seen.filter((c) => c.isDeleted).map((c) => c.id).sort()).toEqual([...gone].sort());
+    expect(
+      all.seen
+        .filter((c) => c.isDeleted)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...gone].sort());
     // Under a filter too: the deleted businesses count only with includeDeleted.
     const businesses = created.filter((c) => c.customerType === 'BUSINESS');
     const deletedBusinesses = businesses.filter((c) => gone.has(c.id)).length;

@@ -23,7 +23,22 @@ describe('customers', async () => {
         nationality: 'GB',
         address: { line1: '12 St James Square', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' },
       });
-      for (const field of ['id', 'platformCustomerId', 'customerType', 'umaAddress', 'region', 'currencies', 'createdAt', 'updatedAt', 'isDeleted', 'kycStatus', 'fullName', 'birthDate', 'nationality', 'address']) {
+      for (const field of [
+        'id',
+        'platformCustomerId',
+        'customerType',
+        'umaAddress',
+        'region',
+        'currencies',
+        'createdAt',
+        'updatedAt',
+        'isDeleted',
+        'kycStatus',
+        'fullName',
+        'birthDate',
+        'nationality',
+        'address',
+      ]) {
         expect(c).toHaveProperty(field);
       }
       expect(c.umaAddress).toMatch(/^\$ada\.lovelace\.[0-9a-f]{10}@sandbox\./);
@@ -56,7 +71,9 @@ describe('customers', async () => {
     });
 
     it('defaults currencies to the region currency, else USD', async () => {
-      expect((await createCustomer(ctx, { address: { line1: '1 Rizal Ave', postalCode: '1000', country: 'PH' }, nationality: 'PH' })).currencies).toEqual(['PHP']);
+      expect((await createCustomer(ctx, { address: { line1: '1 Rizal Ave', postalCode: '1000', country: 'PH' }, nationality: 'PH' })).currencies).toEqual([
+        'PHP',
+      ]);
       expect((await createCustomer(ctx, { address: { line1: '1 Rue', postalCode: '75001', country: 'FR' }, nationality: 'FR' })).currencies).toEqual(['EUR']);
       expect((await createCustomer(ctx, { address: { line1: '1 Main', postalCode: '00000', country: 'JP' }, nationality: 'JP' })).currencies).toEqual(['USD']);
     });
@@ -88,8 +105,18 @@ describe('customers', async () => {
 
     it.each([
       ['without legalName', { businessInfo: { taxId: '12-3456789' } }, 'businessInfo.legalName', 'is required'],
-      ['an impossible incorporationDate', { businessInfo: { legalName: 'X Ltd', incorporationDate: '2021-13-01' } }, 'businessInfo.incorporationDate', 'must be a real date in the form YYYY-MM-DD'],
-      ['a lower-case incorporationCountry', { businessInfo: { legalName: 'X Ltd', incorporationCountry: 'gb' } }, 'businessInfo.incorporationCountry', expect.stringContaining('ISO 3166-1 alpha-2')],
+      [
+        'an impossible incorporationDate',
+        { businessInfo: { legalName: 'X Ltd', incorporationDate: '2021-13-01' } },
+        'businessInfo.incorporationDate',
+        'must be a real date in the form YYYY-MM-DD',
+      ],
+      [
+        'a lower-case incorporationCountry',
+        { businessInfo: { legalName: 'X Ltd', incorporationCountry: 'gb' } },
+        'businessInfo.incorporationCountry',
+        expect.stringContaining('ISO 3166-1 alpha-2'),
+      ],
       ['an unknown businessInfo field', { businessInfo: { legalName: 'X Ltd', ceo: 'Y' } }, 'businessInfo.ceo', 'is not a known field'],
       ['no businessInfo at all', { businessInfo: undefined }, 'businessInfo', expect.stringContaining('is required for BUSINESS customers')],
     ])('refuses a business %s, naming the field', async (_name, change, field, message) => {
@@ -98,20 +125,39 @@ describe('customers', async () => {
     });
 
     it('refuses two domestic currencies on one customer, with details', async () => {
-      const err = expectError(await call(ctx, 'POST', '/customers', { body: individual({ currencies: ['USD', 'NGN', 'KES'] }) }), 400, 'CURRENCY_COMBINATION_NOT_ALLOWED');
+      const err = expectError(
+        await call(ctx, 'POST', '/customers', { body: individual({ currencies: ['USD', 'NGN', 'KES'] }) }),
+        400,
+        'CURRENCY_COMBINATION_NOT_ALLOWED',
+      );
       expect(err.details.conflicting).toEqual(['NGN', 'KES']);
     });
 
     it('refuses non-JSON bodies with 415 and broken JSON with 400', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/2025-10-13/customers', headers: { authorization: ctx.platform.auth, 'content-type': 'text/plain' }, payload: 'hello' });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/2025-10-13/customers',
+        headers: { authorization: ctx.platform.auth, 'content-type': 'text/plain' },
+        payload: 'hello',
+      });
       expect(res.statusCode).toBe(415);
       expect(res.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
       const json = JSON.stringify(individual());
       for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', undefined]) {
-        const other = await ctx.app.inject({ method: 'POST', url: '/2025-10-13/customers', headers: { authorization: ctx.platform.auth, ...(type ? { 'content-type': type } : {}) }, payload: json });
+        const other = await ctx.app.inject({
+          method: 'POST',
+          url: '/2025-10-13/customers',
+          headers: { authorization: ctx.platform.auth, ...(type ? { 'content-type': type } : {}) },
+          payload: json,
+        });
         expect([type, other.statusCode, other.json().code]).toEqual([type, 415, 'UNSUPPORTED_MEDIA_TYPE']);
       }
-      const broken = await ctx.app.inject({ method: 'POST', url: '/2025-10-13/customers', headers: { authorization: ctx.platform.auth, 'content-type': 'application/json' }, payload: '{"a":' });
+      const broken = await ctx.app.inject({
+        method: 'POST',
+        url: '/2025-10-13/customers',
+        headers: { authorization: ctx.platform.auth, 'content-type': 'application/json' },
+        payload: '{"a":',
+      });
       expect(broken.statusCode).toBe(400);
       expect(broken.json().code).toBe('INVALID_INPUT');
     });
@@ -138,7 +184,9 @@ describe('customers', async () => {
 
     it('PATCH changes only what is given, replaces currencies, and requires customerType', async () => {
       const c = await createCustomer(ctx);
-      const res = await call(ctx, 'PATCH', `/customers/${c.id}`, { body: { customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR', 'BTC'], kycStatus: 'REJECTED' } });
+      const res = await call(ctx, 'PATCH', `/customers/${c.id}`, {
+        body: { customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR', 'BTC'], kycStatus: 'REJECTED' },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ ...c, currencies: ['USD', 'EUR', 'BTC'], kycStatus: 'REJECTED', updatedAt: res.body.updatedAt });
       expect((await call(ctx, 'GET', `/customers/${c.id}`)).body).toEqual(res.body);
@@ -149,7 +197,11 @@ describe('customers', async () => {
 
     it('PATCH refuses a currency combination that needs separate customers, with details, and changes nothing', async () => {
       const c = await createCustomer(ctx);
-      const err = expectError(await call(ctx, 'PATCH', `/customers/${c.id}`, { body: { customerType: 'INDIVIDUAL', currencies: ['PHP', 'INR'] } }), 400, 'CURRENCY_COMBINATION_NOT_ALLOWED');
+      const err = expectError(
+        await call(ctx, 'PATCH', `/customers/${c.id}`, { body: { customerType: 'INDIVIDUAL', currencies: ['PHP', 'INR'] } }),
+        400,
+        'CURRENCY_COMBINATION_NOT_ALLOWED',
+      );
       expect(err.details).toMatchObject({ field: 'currencies', conflicting: ['PHP', 'INR'] });
       expect((await call(ctx, 'GET', `/customers/${c.id}`)).body.currencies).toEqual(c.currencies);
     });
@@ -161,9 +213,21 @@ describe('customers', async () => {
       const moved = await call(ctx, 'PATCH', `/customers/${a.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: `$Ada.Patched@${domain}` } });
       expect(moved.status).toBe(200);
       expect(moved.body.umaAddress).toBe(`$ada.patched@${domain}`);
-      expectError(await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: `$ada.patched@${domain}`, fullName: 'Taker' } }), 409, 'UMA_ADDRESS_EXISTS');
-      expectError(await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: '$b@elsewhere.example' } }), 400, 'INVALID_INPUT');
-      const unknown = expectError(await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', platformCustomerId: 'renamed' } }), 400, 'INVALID_INPUT');
+      expectError(
+        await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: `$ada.patched@${domain}`, fullName: 'Taker' } }),
+        409,
+        'UMA_ADDRESS_EXISTS',
+      );
+      expectError(
+        await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', umaAddress: '$b@elsewhere.example' } }),
+        400,
+        'INVALID_INPUT',
+      );
+      const unknown = expectError(
+        await call(ctx, 'PATCH', `/customers/${b.id}`, { body: { customerType: 'INDIVIDUAL', platformCustomerId: 'renamed' } }),
+        400,
+        'INVALID_INPUT',
+      );
       expect(unknown.details.fields).toContainEqual({ field: 'platformCustomerId', in: 'body', message: 'is not a known field' });
       expect((await call(ctx, 'GET', `/customers/${b.id}`)).body).toEqual(b);
     });
@@ -195,7 +259,11 @@ describe('customers', async () => {
       const c = await createCustomer(ctx);
       const other = await ctx.newPlatform('Other');
       expectError(await call(ctx, 'GET', `/customers/${c.id}`, { auth: other.auth }), 404, 'CUSTOMER_NOT_FOUND');
-      expectError(await call(ctx, 'PATCH', `/customers/${c.id}`, { auth: other.auth, body: { customerType: 'INDIVIDUAL', fullName: 'Mallory' } }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(
+        await call(ctx, 'PATCH', `/customers/${c.id}`, { auth: other.auth, body: { customerType: 'INDIVIDUAL', fullName: 'Mallory' } }),
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
       expectError(await call(ctx, 'DELETE', `/customers/${c.id}`, { auth: other.auth }), 404, 'CUSTOMER_NOT_FOUND');
       expect((await call(ctx, 'GET', '/customers', { auth: other.auth })).body.totalCount).toBe(0);
       expect((await call(ctx, 'GET', `/customers/${c.id}`)).body.fullName).toBe(c.fullName);
@@ -205,7 +273,11 @@ describe('customers', async () => {
       const c = await createCustomer(ctx);
       const prod = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
       expectError(await call(ctx, 'GET', `/customers/${c.id}`, { auth: prod }), 404, 'CUSTOMER_NOT_FOUND');
-      expectError(await call(ctx, 'PATCH', `/customers/${c.id}`, { auth: prod, body: { customerType: 'INDIVIDUAL', fullName: 'Mallory' } }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(
+        await call(ctx, 'PATCH', `/customers/${c.id}`, { auth: prod, body: { customerType: 'INDIVIDUAL', fullName: 'Mallory' } }),
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
       expectError(await call(ctx, 'DELETE', `/customers/${c.id}`, { auth: prod }), 404, 'CUSTOMER_NOT_FOUND');
       expect((await call(ctx, 'GET', `/customers/${c.id}`)).body).toEqual(c);
       expect((await call(ctx, 'GET', '/customers', { auth: prod, query: { platformCustomerId: c.platformCustomerId } })).body.totalCount).toBe(0);

@@ -37,7 +37,10 @@ describe('bootstrap creates the first dashboard admin (D10)', () => {
   });
 
   it('takes the email and password from CORRIDOR_BOOTSTRAP_ADMIN_EMAIL / _PASSWORD', async () => {
-    const { container, credentials } = await firstStart({ CORRIDOR_BOOTSTRAP_ADMIN_EMAIL: 'Ops@Example.com', CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD: 'a fixed password for ci' });
+    const { container, credentials } = await firstStart({
+      CORRIDOR_BOOTSTRAP_ADMIN_EMAIL: 'Ops@Example.com',
+      CORRIDOR_BOOTSTRAP_ADMIN_PASSWORD: 'a fixed password for ci',
+    });
     expect(credentials).toMatchObject({ dashboardEmail: 'ops@example.com', dashboardPassword: 'a fixed password for ci' });
     expect((await container.dashboard.signIn('ops@example.com', 'a fixed password for ci')).user.role).toBe('ADMIN');
   });

@@ -12,7 +12,13 @@ interface Browser {
   csrf?: string;
 }
 
-async function send(ctx: TestContext, b: Browser, method: string, url: string, opts: { body?: unknown; csrf?: string | null; origin?: string | null; headers?: Record<string, string> } = {}) {
+async function send(
+  ctx: TestContext,
+  b: Browser,
+  method: string,
+  url: string,
+  opts: { body?: unknown; csrf?: string | null; origin?: string | null; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { host: 'localhost:80', ...opts.headers };
   if (b.cookie) headers.cookie = b.cookie;
   const origin = opts.origin === undefined ? ORIGIN : opts.origin;
@@ -55,7 +61,12 @@ describe('dashboard sessions', async () => {
     expect(setCookie).toContain('SameSite=Strict');
     expect(setCookie).toContain('Path=/');
     expect(setCookie).not.toContain('Secure'); // plain http here; Secure behind https (PUBLIC_URL https://…)
-    expect(b.res.body).toMatchObject({ user: { email: 'admin@example.com', role: 'ADMIN' }, platform: { id: platformId }, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] });
+    expect(b.res.body).toMatchObject({
+      user: { email: 'admin@example.com', role: 'ADMIN' },
+      platform: { id: platformId },
+      environment: 'SANDBOX',
+      permissions: ['VIEW', 'TRANSACT', 'MANAGE'],
+    });
     expect(b.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const me = await send(ctx, b, 'GET', '/dashboard/api/session');
     expect(me.status).toBe(200);
@@ -77,7 +88,8 @@ describe('dashboard sessions', async () => {
   it('marks the cookie Secure behind a proxy that ends TLS (TRUST_PROXY), not on a plain request', async () => {
     const proxied = await testContext({ env: { TRUST_PROXY: 'true' } });
     await proxied.container.dashboard.createUser({ platformId: proxied.platform.platformId, email: 'p@example.com', role: 'ADMIN', password: PASSWORD });
-    const signIn = (headers: Record<string, string>) => proxied.app.inject({ method: 'POST', url: '/dashboard/api/session', headers, payload: { email: 'p@example.com', password: PASSWORD } });
+    const signIn = (headers: Record<string, string>) =>
+      proxied.app.inject({ method: 'POST', url: '/dashboard/api/session', headers, payload: { email: 'p@example.com', password: PASSWORD } });
     const viaTls = await signIn({ 'x-forwarded-proto': 'https' });
     expect(viaTls.statusCode).toBe(201);
     expect(String(viaTls.headers['set-cookie'])).toMatch(/; Secure/);
@@ -106,13 +118,22 @@ describe('dashboard sessions', async () => {
     expectError(await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, origin: null }), 403, 'CSRF_TOKEN_INVALID');
     // Another session's CSRF token does not fit this session.
     const other = await signIn(ctx, 'admin@example.com');
-    expectError(await send(ctx, b, 'DELETE', `${API_PREFIX}/tokens/Token:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11`, { csrf: other.csrf }), 403, 'CSRF_TOKEN_INVALID');
+    expectError(
+      await send(ctx, b, 'DELETE', `${API_PREFIX}/tokens/Token:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11`, { csrf: other.csrf }),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
     expectError(await send(ctx, b, 'PATCH', `${API_PREFIX}/config`, { body: { webhookEndpoint: null }, csrf: null }), 403, 'CSRF_TOKEN_INVALID');
     const made = await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, headers: { 'idempotency-key': 'dash-1' } });
     expect(made.status).toBe(201);
     expect(made.body.clientSecret).toMatch(/^cs_/);
     // An Authorization header wins over the cookie: API clients never need CSRF tokens.
-    const withToken = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/tokens`, headers: { authorization: ctx.platform.auth, cookie: b.cookie! }, payload: body });
+    const withToken = await ctx.app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/tokens`,
+      headers: { authorization: ctx.platform.auth, cookie: b.cookie! },
+      payload: body,
+    });
     expect(withToken.statusCode).toBe(201);
   });
 
@@ -120,7 +141,11 @@ describe('dashboard sessions', async () => {
     const admin = await signIn(ctx, 'admin@example.com');
     const sandboxTokens = (await send(ctx, admin, 'GET', `${API_PREFIX}/tokens`)).body.totalCount;
     expect(sandboxTokens).toBeGreaterThan(0);
-    expectError(await send(ctx, admin, 'PUT', '/dashboard/api/session/environment', { body: { environment: 'PRODUCTION' }, csrf: null }), 403, 'CSRF_TOKEN_INVALID');
+    expectError(
+      await send(ctx, admin, 'PUT', '/dashboard/api/session/environment', { body: { environment: 'PRODUCTION' }, csrf: null }),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
     const switched = await send(ctx, admin, 'PUT', '/dashboard/api/session/environment', { body: { environment: 'PRODUCTION' } });
     expect(switched.status).toBe(200);
     expect(switched.body.environment).toBe('PRODUCTION');
@@ -128,7 +153,13 @@ describe('dashboard sessions', async () => {
     expect((await send(ctx, admin, 'GET', `${API_PREFIX}/tokens`)).body.totalCount).toBe(0);
     const prodToken = await send(ctx, admin, 'POST', `${API_PREFIX}/tokens`, { body: { name: 'live', permissions: ['VIEW'] } });
     expect(prodToken.body.clientId).toMatch(/^corr_live_/);
-    expectError(await send(ctx, admin, 'POST', `${API_PREFIX}/sandbox/internal-accounts/InternalAccount:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11/fund`, { body: { amount: 100 } }), 403, 'FORBIDDEN');
+    expectError(
+      await send(ctx, admin, 'POST', `${API_PREFIX}/sandbox/internal-accounts/InternalAccount:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11/fund`, {
+        body: { amount: 100 },
+      }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await send(ctx, admin, 'PUT', '/dashboard/api/session/environment', { body: { environment: 'STAGING' } }), 400, 'INVALID_INPUT');
 
     const dev = await signIn(ctx, 'dev@example.com');
@@ -141,7 +172,11 @@ describe('dashboard sessions', async () => {
     const viewer = await signIn(ctx, 'viewer@example.com');
     expect(viewer.res.body.permissions).toEqual(['VIEW']);
     expect((await send(ctx, viewer, 'GET', `${API_PREFIX}/customers`)).status).toBe(200);
-    const denied = expectError(await send(ctx, viewer, 'POST', `${API_PREFIX}/customers`, { body: { platformCustomerId: 'v1', customerType: 'INDIVIDUAL' } }), 403, 'FORBIDDEN');
+    const denied = expectError(
+      await send(ctx, viewer, 'POST', `${API_PREFIX}/customers`, { body: { platformCustomerId: 'v1', customerType: 'INDIVIDUAL' } }),
+      403,
+      'FORBIDDEN',
+    );
     expect(denied.details.requiredPermission).toBe('MANAGE');
   });
 
@@ -152,7 +187,7 @@ describe('dashboard sessions', async () => {
     const b = expectError(unknown.res, 401, 'INVALID_CREDENTIALS');
     expect(a).toEqual(b);
     expect(wrong.res.headers['set-cookie']).toBeUndefined();
-    expectError((await send(ctx, {}, 'POST', '/dashboard/api/session', { body: { email: 'viewer@example.com' } })), 400, 'INVALID_INPUT');
+    expectError(await send(ctx, {}, 'POST', '/dashboard/api/session', { body: { email: 'viewer@example.com' } }), 400, 'INVALID_INPUT');
     // A successful sign-in resets the count.
     expect((await signIn(ctx, 'viewer@example.com')).res.status).toBe(201);
   });
@@ -197,15 +232,22 @@ describe('dashboard sessions', async () => {
   });
 
   it('refuses a sign-in posted from another site', async () => {
-    const res = await send(ctx, {}, 'POST', '/dashboard/api/session', { body: { email: 'admin@example.com', password: PASSWORD }, origin: 'https://evil.example' });
+    const res = await send(ctx, {}, 'POST', '/dashboard/api/session', {
+      body: { email: 'admin@example.com', password: PASSWORD },
+      origin: 'https://evil.example',
+    });
     expectError(res, 403, 'CSRF_TOKEN_INVALID');
     expectError(await send(ctx, {}, 'GET', '/dashboard/api/nothing-here'), 404, 'ROUTE_NOT_FOUND');
   });
 
   it('emails are unique across the service; passwords need 12 characters', async () => {
     const other = await ctx.newPlatform('Other');
-    await expect(dashboard.createUser({ platformId: other.platformId, email: 'ADMIN@example.com', role: 'VIEWER', password: PASSWORD })).rejects.toMatchObject({ code: 'DASHBOARD_USER_EXISTS' });
-    await expect(dashboard.createUser({ platformId: other.platformId, email: 'short@example.com', role: 'VIEWER', password: 'short' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(dashboard.createUser({ platformId: other.platformId, email: 'ADMIN@example.com', role: 'VIEWER', password: PASSWORD })).rejects.toMatchObject({
+      code: 'DASHBOARD_USER_EXISTS',
+    });
+    await expect(dashboard.createUser({ platformId: other.platformId, email: 'short@example.com', role: 'VIEWER', password: 'short' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     const generated = await dashboard.createUser({ platformId: other.platformId, email: 'gen@example.com', role: 'VIEWER' });
     expect(generated.generated).toBe(true);
     expect(generated.password.length).toBeGreaterThanOrEqual(24);

@@ -89,10 +89,12 @@ describe('password hashes at once are bounded', async () => {
     };
     const clock = manualClock(new Date('2026-03-01T10:00:00.000Z'));
     const dashboard = createDashboardService({ db: ctx.container.db, clock, sessionTtlMs: 3_600_000, hashConcurrency: 1, passwords });
-    const attempts = Array.from({ length: 12 }, (_, i) => dashboard.signIn(`someone-${i}@example.com`, 'wrong password').then(
-      () => 'signed in',
-      (e: { code: string }) => e.code,
-    ));
+    const attempts = Array.from({ length: 12 }, (_, i) =>
+      dashboard.signIn(`someone-${i}@example.com`, 'wrong password').then(
+        () => 'signed in',
+        (e: { code: string }) => e.code,
+      ),
+    );
     // Three are refused without waiting for any hash.
     const settled: string[] = [];
     attempts.forEach((p) => void p.then((code) => settled.push(code)));

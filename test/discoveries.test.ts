@@ -26,7 +26,16 @@ describe('GET /discoveries', async () => {
   });
 
   it.each([
-    ['PH', 'PHP'], ['NG', 'NGN'], ['ZA', 'ZAR'], ['US', 'USD'], ['MX', 'MXN'], ['BR', 'BRL'], ['DE', 'EUR'], ['GB', 'GBP'], ['CA', 'CAD'], ['IN', 'INR'],
+    ['PH', 'PHP'],
+    ['NG', 'NGN'],
+    ['ZA', 'ZAR'],
+    ['US', 'USD'],
+    ['MX', 'MXN'],
+    ['BR', 'BRL'],
+    ['DE', 'EUR'],
+    ['GB', 'GBP'],
+    ['CA', 'CAD'],
+    ['IN', 'INR'],
   ])('lists the banks of %s in %s', async (country, currency) => {
     const byCountry = await list({ country });
     expect(byCountry.length).toBeGreaterThan(0);

@@ -16,17 +16,36 @@ describe('documents', async () => {
   const ctx = await testContext();
   const newBusiness = async () => (await call(ctx, 'POST', '/customers', { body: business() })).body;
   const newOwner = async (customerId: string) =>
-    (await call(ctx, 'POST', '/beneficial-owners', {
-      body: {
-        customerId,
-        roles: ['DIRECTOR'],
-        ownershipPercentage: 0,
-        personalInfo: { firstName: 'Ada', lastName: 'King', birthDate: '1985-12-10', nationality: 'GB', address: { line1: '1 Road', postalCode: 'N1 9GU', country: 'GB' }, idType: 'PASSPORT', identifier: '123456789', countryOfIssuance: 'GB' },
-      },
-    })).body;
-  const passport = (holder: string, extra: Record<string, string> = {}) => ({ documentHolder: holder, documentType: 'PASSPORT', country: 'GB', side: 'FRONT', documentNumber: '123456789', ...extra });
+    (
+      await call(ctx, 'POST', '/beneficial-owners', {
+        body: {
+          customerId,
+          roles: ['DIRECTOR'],
+          ownershipPercentage: 0,
+          personalInfo: {
+            firstName: 'Ada',
+            lastName: 'King',
+            birthDate: '1985-12-10',
+            nationality: 'GB',
+            address: { line1: '1 Road', postalCode: 'N1 9GU', country: 'GB' },
+            idType: 'PASSPORT',
+            identifier: '123456789',
+            countryOfIssuance: 'GB',
+          },
+        },
+      })
+    ).body;
+  const passport = (holder: string, extra: Record<string, string> = {}) => ({
+    documentHolder: holder,
+    documentType: 'PASSPORT',
+    country: 'GB',
+    side: 'FRONT',
+    documentNumber: '123456789',
+    ...extra,
+  });
   const png = (extra: Partial<FilePart> = {}): FilePart => ({ fileName: 'passport.png', contentType: 'image/png', data: PNG, ...extra });
-  const download = (id: string, auth?: string) => ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/documents/${id}/content`, headers: { authorization: auth ?? ctx.platform.auth } });
+  const download = (id: string, auth?: string) =>
+    ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/documents/${id}/content`, headers: { authorization: auth ?? ctx.platform.auth } });
   const countOf = async (holder: string) => (await call(ctx, 'GET', '/documents', { query: { documentHolder: holder } })).body.totalCount;
   const fields = (body: any) => body.details.fields.map((f: { field: string }) => f.field);
 
@@ -59,7 +78,9 @@ describe('documents', async () => {
 
     it('stores a real PDF of a beneficial owner and gives the same bytes back', async () => {
       const owner = await newOwner((await newBusiness()).id);
-      const res = await uploadDocument(ctx, { documentHolder: owner.id, documentType: 'PROOF_OF_ADDRESS', country: 'GB' }, [{ fileName: 'utility bill.pdf', contentType: 'application/pdf', data: PDF }]);
+      const res = await uploadDocument(ctx, { documentHolder: owner.id, documentType: 'PROOF_OF_ADDRESS', country: 'GB' }, [
+        { fileName: 'utility bill.pdf', contentType: 'application/pdf', data: PDF },
+      ]);
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ documentHolder: owner.id, contentType: 'application/pdf', side: null, documentNumber: null, sizeBytes: PDF.length });
       const file = await download(res.body.id);
@@ -104,7 +125,11 @@ describe('documents', async () => {
       const ok = await uploadDocument(ctx, passport(customer.id), [png({ data: big })]);
       expect(ok.status).toBe(201);
       expect((await download(ok.body.id)).rawPayload.equals(big)).toBe(true);
-      const over = expectError(await uploadDocument(ctx, passport(customer.id), [png({ data: Buffer.concat([big, Buffer.from([0])]) })]), 413, 'PAYLOAD_TOO_LARGE');
+      const over = expectError(
+        await uploadDocument(ctx, passport(customer.id), [png({ data: Buffer.concat([big, Buffer.from([0])]) })]),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
       expect(over.details).toMatchObject({ field: 'file', maxFileBytes: 10 * MiB });
       expectError(await uploadDocument(ctx, passport(customer.id), [png({ data: Buffer.alloc(11 * MiB, 1) })]), 413, 'PAYLOAD_TOO_LARGE');
       expect(await countOf(customer.id)).toBe(1);
@@ -131,7 +156,9 @@ describe('documents', async () => {
 
     it('takes company documents for a business and two-sided cards side by side', async () => {
       const biz = await newBusiness();
-      const cert = await uploadDocument(ctx, { documentHolder: biz.id, documentType: 'CERTIFICATE_OF_INCORPORATION', country: 'GB' }, [{ fileName: 'cert.pdf', data: PDF }]);
+      const cert = await uploadDocument(ctx, { documentHolder: biz.id, documentType: 'CERTIFICATE_OF_INCORPORATION', country: 'GB' }, [
+        { fileName: 'cert.pdf', data: PDF },
+      ]);
       expect(cert.status).toBe(201);
       const person = await createCustomer(ctx);
       for (const side of ['FRONT', 'BACK']) {
@@ -147,7 +174,8 @@ describe('documents', async () => {
       expect(fields(expectError(await uploadDocument(ctx, repeated, [png()]), 400, 'INVALID_INPUT'))).toEqual(['documentType']);
       expectError(await call(ctx, 'POST', '/documents', { body: passport(customer.id) }), 415, 'UNSUPPORTED_MEDIA_TYPE');
       const { payload, contentType } = multipartBody(passport(customer.id), [png()]);
-      const post = (body: Buffer, type: string) => ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/documents`, headers: { authorization: ctx.platform.auth, 'content-type': type }, payload: body });
+      const post = (body: Buffer, type: string) =>
+        ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/documents`, headers: { authorization: ctx.platform.auth, 'content-type': type }, payload: body });
       for (const res of [await post(payload.subarray(0, payload.length - 30), contentType), await post(payload, 'multipart/form-data')]) {
         expect(res.statusCode).toBe(400);
         expect(JSON.parse(res.body).details.fields[0].field).toBe('(body)');
@@ -204,7 +232,11 @@ describe('documents', async () => {
     });
 
     it('answers 404 for an unknown holder and 400 for a malformed one', async () => {
-      expectError(await call(ctx, 'GET', '/documents', { query: { documentHolder: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' } }), 404, 'CUSTOMER_NOT_FOUND');
+      expectError(
+        await call(ctx, 'GET', '/documents', { query: { documentHolder: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' } }),
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
       expectError(await call(ctx, 'GET', '/documents', { query: { documentHolder: 'someone' } }), 400, 'INVALID_INPUT');
     });
   });

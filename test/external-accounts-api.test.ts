@@ -31,7 +31,11 @@ describe('owners', () => {
 
   it('refuses the customerId and default flag on the platform route, and conflicting platformAccountIds', async () => {
     const customerId = await newCustomer(ctx);
-    const err = expectError(await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId }, { path: '/platform/external-accounts' }), 400, 'INVALID_INPUT');
+    const err = expectError(
+      await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId }, { path: '/platform/external-accounts' }),
+      400,
+      'INVALID_INPUT',
+    );
     expect(err.details.fields[0].field).toBe('customerId');
     const flag = expectError(await createAccount(ctx, { ...accountBody('US_ACCOUNT'), defaultUmaDepositAccount: true }), 400, 'INVALID_INPUT');
     expect(flag.details.fields[0].field).toBe('defaultUmaDepositAccount');
@@ -41,7 +45,11 @@ describe('owners', () => {
   });
 
   it('checks the customer: unknown 404, deleted 410', async () => {
-    expectError(await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId: 'Customer:0190b2a0-0000-7000-8000-000000000000' }), 404, 'CUSTOMER_NOT_FOUND');
+    expectError(
+      await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId: 'Customer:0190b2a0-0000-7000-8000-000000000000' }),
+      404,
+      'CUSTOMER_NOT_FOUND',
+    );
     const customerId = await newCustomer(ctx);
     await call(ctx, 'DELETE', `/customers/${customerId}`);
     expectError(await createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId }), 410, 'CUSTOMER_DELETED');
@@ -64,7 +72,9 @@ describe('defaultUmaDepositAccount', () => {
 
   it('ends with exactly one default when many requests set one at once', async () => {
     const customerId = await newCustomer(ctx);
-    const results = await Promise.all(Array.from({ length: 12 }, () => createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId, defaultUmaDepositAccount: true })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => createAccount(ctx, { ...accountBody('US_ACCOUNT'), customerId, defaultUmaDepositAccount: true })),
+    );
     for (const r of results) expect([201, 400]).toContain(r.status);
     const list = await call(ctx, 'GET', '/customers/external-accounts', { query: { customerId, limit: 100 } });
     expect(list.body.data.filter((a: any) => a.defaultUmaDepositAccount)).toHaveLength(1);
@@ -108,7 +118,8 @@ describe('reading, listing and deactivating', () => {
     expect((await quoteFromAccount(ctx, accounts.USD.id, active.body.id, 1_000)).status).toBe(201);
     const quote = expectError(await quoteFromAccount(ctx, accounts.USD.id, inactive.body.id, 1_000), 400, 'INVALID_INPUT');
     expect(quote.details.fields).toEqual([expect.objectContaining({ field: 'destination.accountId', message: expect.stringContaining('INACTIVE') })]);
-    const transfer = (accountId: string) => call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId }, amount: 100 } });
+    const transfer = (accountId: string) =>
+      call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId }, amount: 100 } });
     expect(expectError(await transfer(inactive.body.id), 400, 'INVALID_INPUT').details.fields[0].field).toBe('destination.accountId');
     expect((await transfer(active.body.id)).status).toBe(201);
   });

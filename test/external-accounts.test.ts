@@ -14,7 +14,13 @@ describe('every account type accepts its published sandbox identifier', () => {
     const body = accountBody(type, '000', variant);
     const res = await createAccount(ctx, { ...body, customerId });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ status: 'ACTIVE', currency: body.currency, customerId, beneficiaryVerificationStatus: 'MATCHED', defaultUmaDepositAccount: false });
+    expect(res.body).toMatchObject({
+      status: 'ACTIVE',
+      currency: body.currency,
+      customerId,
+      beneficiaryVerificationStatus: 'MATCHED',
+      defaultUmaDepositAccount: false,
+    });
     expect(res.body.accountInfo.accountType).toBe(type);
     expect(res.body.accountInfo[body.fixture.primaryField]).toBe(body.fixture.primary);
     if (body.fixture.cryptoNetwork) expect(res.body.cryptoNetwork).toBe(body.fixture.cryptoNetwork);
@@ -24,7 +30,10 @@ describe('every account type accepts its published sandbox identifier', () => {
 });
 
 type Mutation = (b: any) => void;
-const info = (patch: Record<string, unknown>): Mutation => (b) => Object.assign(b.accountInfo, patch);
+const info =
+  (patch: Record<string, unknown>): Mutation =>
+  (b) =>
+    Object.assign(b.accountInfo, patch);
 
 /** [account type, variant, what is wrong, mutation, the field the error must name] */
 const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
@@ -39,11 +48,23 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['US_ACCOUNT', undefined, 'beneficiary without name', (b) => delete b.accountInfo.beneficiary.fullName, 'accountInfo.beneficiary.fullName'],
   ['US_ACCOUNT', undefined, 'unknown field', info({ color: 'red' }), 'accountInfo.color'],
   ['US_ACCOUNT', undefined, 'network on a bank', (b) => (b.cryptoNetwork = 'BASE_TESTNET'), 'cryptoNetwork'],
-  ['CLABE', undefined, 'check digit', (b) => (b.accountInfo.clabeNumber = b.accountInfo.clabeNumber.slice(0, 17) + ((Number(b.accountInfo.clabeNumber[17]) + 1) % 10)), 'accountInfo.clabeNumber'],
+  [
+    'CLABE',
+    undefined,
+    'check digit',
+    (b) => (b.accountInfo.clabeNumber = b.accountInfo.clabeNumber.slice(0, 17) + ((Number(b.accountInfo.clabeNumber[17]) + 1) % 10)),
+    'accountInfo.clabeNumber',
+  ],
   ['CLABE', undefined, 'length', info({ clabeNumber: '00218010000000600' }), 'accountInfo.clabeNumber'],
   // bank 004 is not assigned; its check digit is right (3-7-1 weights), so only the bank code is wrong
   ['CLABE', undefined, 'unknown bank code', info({ clabeNumber: '004010077777777771' }), 'accountInfo.clabeNumber'],
-  ['PIX', 'CPF', 'CPF check digits', (b) => (b.accountInfo.pixKey = b.accountInfo.pixKey.slice(0, 10) + ((Number(b.accountInfo.pixKey[10]) + 1) % 10)), 'accountInfo.pixKey'],
+  [
+    'PIX',
+    'CPF',
+    'CPF check digits',
+    (b) => (b.accountInfo.pixKey = b.accountInfo.pixKey.slice(0, 10) + ((Number(b.accountInfo.pixKey[10]) + 1) % 10)),
+    'accountInfo.pixKey',
+  ],
   ['PIX', 'CPF', 'key type', info({ pixKeyType: 'IBAN' }), 'accountInfo.pixKeyType'],
   ['PIX', 'EMAIL', 'email form', info({ pixKey: 'not-an-email' }), 'accountInfo.pixKey'],
   ['PIX', 'EMAIL', 'no taxId', (b) => delete b.accountInfo.taxId, 'accountInfo.taxId'],
@@ -59,7 +80,15 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['PHP_ACCOUNT', undefined, 'no bank name', (b) => delete b.accountInfo.bankName, 'accountInfo.bankName'],
   ['GBP_ACCOUNT', undefined, 'sort code', info({ sortCode: '60161' }), 'accountInfo.sortCode'],
   ['GBP_ACCOUNT', undefined, 'account length', info({ accountNumber: '3193800' }), 'accountInfo.accountNumber'],
-  ['GBP_ACCOUNT', undefined, 'modulus check', (b) => (b.accountInfo.accountNumber = b.accountInfo.accountNumber.slice(0, 4) + ((Number(b.accountInfo.accountNumber[4]) + 1) % 10) + b.accountInfo.accountNumber.slice(5)), 'accountInfo.accountNumber'],
+  [
+    'GBP_ACCOUNT',
+    undefined,
+    'modulus check',
+    (b) =>
+      (b.accountInfo.accountNumber =
+        b.accountInfo.accountNumber.slice(0, 4) + ((Number(b.accountInfo.accountNumber[4]) + 1) % 10) + b.accountInfo.accountNumber.slice(5)),
+    'accountInfo.accountNumber',
+  ],
   ['GBP_ACCOUNT', undefined, 'individual without address', (b) => delete b.accountInfo.beneficiary.address, 'accountInfo.beneficiary.address'],
   ['UPI', undefined, 'VPA form', info({ vpa: 'sandbox000okaxis' }), 'accountInfo.vpa'],
   ['UPI', undefined, 'VPA handle', info({ vpa: 'sandbox000@ok4xis' }), 'accountInfo.vpa'],
@@ -97,7 +126,13 @@ const BROKEN: Array<[string, string | undefined, string, Mutation, string]> = [
   ['SOLANA_WALLET', undefined, 'key length', info({ address: '44aLB2AXRPXCkyeVpyU8kHr4p56Vhwfy8cdz1unGjHR' }), 'accountInfo.address'],
   ['SOLANA_WALLET', undefined, 'no network', (b) => delete b.cryptoNetwork, 'cryptoNetwork'],
   ['SOLANA_WALLET', undefined, 'network of another type', (b) => (b.cryptoNetwork = 'BASE_TESTNET'), 'cryptoNetwork'],
-  ['EVM_WALLET', undefined, 'EIP-55 checksum', (b) => (b.accountInfo.address = b.accountInfo.address.replace(/[a-f]/, (c: string) => c.toUpperCase())), 'accountInfo.address'],
+  [
+    'EVM_WALLET',
+    undefined,
+    'EIP-55 checksum',
+    (b) => (b.accountInfo.address = b.accountInfo.address.replace(/[a-f]/, (c: string) => c.toUpperCase())),
+    'accountInfo.address',
+  ],
   ['EVM_WALLET', undefined, 'hex length', info({ address: '0x1234' }), 'accountInfo.address'],
   ['EVM_WALLET', undefined, 'no network', (b) => delete b.cryptoNetwork, 'cryptoNetwork'],
   ['EVM_WALLET', undefined, 'network of another type', (b) => (b.cryptoNetwork = 'SOLANA_DEVNET'), 'cryptoNetwork'],
@@ -146,7 +181,11 @@ describe('spellings and normal forms', () => {
   });
 
   it('accepts the other Pix key types and a business GBP beneficiary without address', async () => {
-    const keys = [['CNPJ', '11222333000181'], ['PHONE', '+5511987654321'], ['RANDOM', '123e4567-e89b-42d3-a456-426614174000']];
+    const keys = [
+      ['CNPJ', '11222333000181'],
+      ['PHONE', '+5511987654321'],
+      ['RANDOM', '123e4567-e89b-42d3-a456-426614174000'],
+    ];
     for (const [pixKeyType, pixKey] of keys) {
       const body = accountBody('PIX', '000', 'EMAIL');
       Object.assign(body.accountInfo, { pixKeyType, pixKey });

@@ -18,7 +18,13 @@ describe('token expiry', async () => {
     expect((await call(ctx, 'GET', `/tokens/${made.body.id}`)).body.expiresAt).toBe(expiresAt);
 
     // Its time passes.
-    await ctx.container.db.tx((trx) => trx.updateTable('tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', made.body.id).execute());
+    await ctx.container.db.tx((trx) =>
+      trx
+        .updateTable('tokens')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', made.body.id)
+        .execute(),
+    );
     expectError(await call(ctx, 'GET', '/ping', { auth }), 401, 'UNAUTHORIZED');
     expectError(await call(ctx, 'GET', '/customers', { auth }), 401, 'UNAUTHORIZED');
   });
@@ -31,9 +37,17 @@ describe('token expiry', async () => {
   });
 
   it('refuses an expiresAt in the past or that is not a date-time', async () => {
-    const past = expectError(await call(ctx, 'POST', '/tokens', { body: { name: 'late', permissions: ['VIEW'], expiresAt: '2020-01-01T00:00:00.000Z' } }), 400, 'INVALID_INPUT');
+    const past = expectError(
+      await call(ctx, 'POST', '/tokens', { body: { name: 'late', permissions: ['VIEW'], expiresAt: '2020-01-01T00:00:00.000Z' } }),
+      400,
+      'INVALID_INPUT',
+    );
     expect(JSON.stringify(past.details)).toContain('expiresAt');
-    const garbage = expectError(await call(ctx, 'POST', '/tokens', { body: { name: 'bad', permissions: ['VIEW'], expiresAt: 'tomorrow' } }), 400, 'INVALID_INPUT');
+    const garbage = expectError(
+      await call(ctx, 'POST', '/tokens', { body: { name: 'bad', permissions: ['VIEW'], expiresAt: 'tomorrow' } }),
+      400,
+      'INVALID_INPUT',
+    );
     expect(JSON.stringify(garbage.details)).toContain('expiresAt');
   });
 });
@@ -77,7 +91,9 @@ describe('request timeout', async () => {
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     socket.on('error', () => undefined);
     // Headers announce 100 bytes of body; only 10 ever come.
-    socket.write(`POST ${API_PREFIX}/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${ctx.platform.auth}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"platfor`);
+    socket.write(
+      `POST ${API_PREFIX}/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${ctx.platform.auth}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"platfor`,
+    );
     await closed;
     expect(received).toMatch(/^HTTP\/1\.1 408/);
     const stored = await ctx.container.db.executor().selectFrom('customers').select('id').execute();

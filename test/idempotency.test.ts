@@ -93,9 +93,15 @@ describe('Idempotency-Key (D5)', async () => {
     const body = individual({ nationality: 'XX' });
     const first = await call(ctx, 'POST', '/customers', { body: { ...individual(), platformCustomerId: 'taken' }, headers: { 'idempotency-key': 'k-seed' } });
     expect(first.status).toBe(201);
-    const conflict = await call(ctx, 'POST', '/customers', { body: { ...individual(), platformCustomerId: 'taken' }, headers: { 'idempotency-key': 'k-conflict' } });
+    const conflict = await call(ctx, 'POST', '/customers', {
+      body: { ...individual(), platformCustomerId: 'taken' },
+      headers: { 'idempotency-key': 'k-conflict' },
+    });
     expectError(conflict, 409, 'PLATFORM_CUSTOMER_ID_EXISTS');
-    const replay = await call(ctx, 'POST', '/customers', { body: { ...individual(), platformCustomerId: 'taken' }, headers: { 'idempotency-key': 'k-conflict' } });
+    const replay = await call(ctx, 'POST', '/customers', {
+      body: { ...individual(), platformCustomerId: 'taken' },
+      headers: { 'idempotency-key': 'k-conflict' },
+    });
     expect(replay.status).toBe(409);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(conflict.body);
@@ -135,12 +141,18 @@ describe('Idempotency-Key (D5)', async () => {
     expect(encoded.body).toEqual(resend.body);
     const log = await call(ctx, 'GET', '/webhooks/deliveries', { query: { limit: 100 } });
     expect(log.body.data.filter((d: { resendOf: string | null }) => d.resendOf === id)).toHaveLength(1);
-    const other = await call(ctx, 'POST', `/webhooks/deliveries/${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}/resend`, { headers: { 'idempotency-key': 'k-param' } });
+    const other = await call(ctx, 'POST', `/webhooks/deliveries/${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}/resend`, {
+      headers: { 'idempotency-key': 'k-param' },
+    });
     expectError(other, 404, 'DELIVERY_NOT_FOUND');
   });
 
   it('refuses a malformed key', async () => {
-    const err = expectError(await call(ctx, 'POST', '/customers', { body: individual(), headers: { 'idempotency-key': 'x'.repeat(300) } }), 400, 'INVALID_INPUT');
+    const err = expectError(
+      await call(ctx, 'POST', '/customers', { body: individual(), headers: { 'idempotency-key': 'x'.repeat(300) } }),
+      400,
+      'INVALID_INPUT',
+    );
     expect(err.details.fields[0]).toMatchObject({ field: 'Idempotency-Key', in: 'header' });
   });
 });

@@ -37,7 +37,13 @@ async function platformWith(settings: Record<string, unknown>, opts: { endpoint?
 async function customer(p: TestPlatform, domain: string, local: string, currencies = ['USD']) {
   const r = await call(ctx, 'POST', '/customers', {
     auth: p.auth,
-    body: { platformCustomerId: `in-${Math.random().toString(36).slice(2)}`, customerType: 'INDIVIDUAL', fullName: 'Rita Receiver', currencies, umaAddress: `$${local}@${domain}` },
+    body: {
+      platformCustomerId: `in-${Math.random().toString(36).slice(2)}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Rita Receiver',
+      currencies,
+      umaAddress: `$${local}@${domain}`,
+    },
   });
   expect(r.status).toBe(201);
   const accounts = await call(ctx, 'GET', '/customers/internal-accounts', { auth: p.auth, query: { customerId: r.body.id } });
@@ -52,7 +58,13 @@ function receive(p: TestPlatform, body: Record<string, unknown>, auth = p.auth) 
 async function hooks(receiver: WebhookReceiver, id: string) {
   await drainWebhooks(ctx);
   expect(receiver.requests.every((r) => r.verified)).toBe(true);
-  return receiver.accepted().filter((e) => e.transaction?.id === id).map((e) => { expect(e.type).toBe('INCOMING_PAYMENT'); return e; });
+  return receiver
+    .accepted()
+    .filter((e) => e.transaction?.id === id)
+    .map((e) => {
+      expect(e.type).toBe('INCOMING_PAYMENT');
+      return e;
+    });
 }
 
 async function drainIncoming() {
@@ -63,10 +75,21 @@ describe('POST /sandbox/uma/receive without approval', () => {
   it('lands in the internal account: INCOMING, COMPLETED, sender data as counterpartyInformation', async () => {
     const { p, receiver, domain } = await platformWith({ requiredPayerDataFields: ['FULL_NAME'] });
     const rita = await customer(p, domain, 'rita');
-    const r = await receive(p, { receiverUmaAddress: rita.umaAddress, senderUmaAddress: '$sam@wallet.example.com', senderCustomerInfo: { FULL_NAME: 'Sam Sender', NATIONALITY: 'FR' }, description: 'rent' });
+    const r = await receive(p, {
+      receiverUmaAddress: rita.umaAddress,
+      senderUmaAddress: '$sam@wallet.example.com',
+      senderCustomerInfo: { FULL_NAME: 'Sam Sender', NATIONALITY: 'FR' },
+      description: 'rent',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
-      type: 'INCOMING', status: 'COMPLETED', customerId: rita.id, platformCustomerId: rita.platformCustomerId, description: 'rent', fees: 0, failureReason: null,
+      type: 'INCOMING',
+      status: 'COMPLETED',
+      customerId: rita.id,
+      platformCustomerId: rita.platformCustomerId,
+      description: 'rent',
+      fees: 0,
+      failureReason: null,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: '$sam@wallet.example.com', currency: 'USD' },
       destination: { destinationType: 'ACCOUNT', accountId: rita.account.id, currency: 'USD' },
       counterpartyInformation: { FULL_NAME: 'Sam Sender', NATIONALITY: 'FR' },
@@ -83,10 +106,17 @@ describe('POST /sandbox/uma/receive without approval', () => {
     const { p, domain } = await platformWith({ requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'] });
     const rita = await customer(p, domain, 'rita.bad');
     const count = async () => (await call(ctx, 'GET', '/transactions', { auth: p.auth })).body.totalCount;
-    const missing = expectError(await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: { FULL_NAME: 'Sam' } }), 400, 'MISSING_MANDATORY_USER_INFO');
+    const missing = expectError(
+      await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: { FULL_NAME: 'Sam' } }),
+      400,
+      'MISSING_MANDATORY_USER_INFO',
+    );
     expect(missing.details).toEqual({ field: 'senderCustomerInfo', missingFields: ['BIRTH_DATE'] });
     const info = { FULL_NAME: 'Sam', BIRTH_DATE: '1980-01-01' };
-    expect(expectError(await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info, currencyCode: 'EUR' }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('currencyCode');
+    expect(
+      expectError(await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info, currencyCode: 'EUR' }), 400, 'INVALID_INPUT').details
+        .fields[0].field,
+    ).toBe('currencyCode');
     expectError(await receive(p, { receiverUmaAddress: `$nobody@${domain}`, senderCustomerInfo: info }), 404, 'UMA_ADDRESS_NOT_FOUND');
     expectError(await receive(p, { receiverUmaAddress: 'rita', senderCustomerInfo: info }), 400, 'INVALID_INPUT');
     expectError(await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info, currencyAmount: 0 }), 400, 'INVALID_INPUT');
@@ -94,7 +124,11 @@ describe('POST /sandbox/uma/receive without approval', () => {
     // Another platform's customer is not reachable through this sandbox tool.
     expectError(await receive(ctx.platform, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info }), 404, 'UMA_ADDRESS_NOT_FOUND');
     expectError(await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info }, await p.token(['VIEW'])), 403, 'FORBIDDEN');
-    expectError(await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info }, await p.token(['TRANSACT'], 'PRODUCTION')), 403, 'FORBIDDEN');
+    expectError(
+      await receive(p, { receiverUmaAddress: rita.umaAddress, senderCustomerInfo: info }, await p.token(['TRANSACT'], 'PRODUCTION')),
+      403,
+      'FORBIDDEN',
+    );
     expect(await count()).toBe(0);
     expect(await balance(ctx, rita.account.id, p.auth)).toBe(0);
   });
@@ -113,7 +147,9 @@ describe('approval', () => {
     expect(pending.transaction.status).toBe('PENDING');
     expect(pending.requestedReceiverCustomerInfoFields).toEqual(['FULL_NAME', 'BIRTH_DATE']);
     const approve = (body: unknown, auth = p.auth) => call(ctx, 'POST', `/transactions/${r.body.id}/approve`, { auth, body });
-    expect(expectError(await approve({ receiverCustomerInfo: { FULL_NAME: 'Rita R' } }), 400, 'MISSING_MANDATORY_USER_INFO').details.missingFields).toEqual(['BIRTH_DATE']);
+    expect(expectError(await approve({ receiverCustomerInfo: { FULL_NAME: 'Rita R' } }), 400, 'MISSING_MANDATORY_USER_INFO').details.missingFields).toEqual([
+      'BIRTH_DATE',
+    ]);
     expectError(await approve({ receiverCustomerInfo: { FULL_NAME: 'Rita R', BIRTH_DATE: '1990-01-01' } }, await p.token(['VIEW'])), 403, 'FORBIDDEN');
     expectError(await approve({ receiverCustomerInfo: { FULL_NAME: 'Rita R', BIRTH_DATE: '1990-01-01' } }, ctx.platform.auth), 404, 'TRANSACTION_NOT_FOUND');
     const ok = await approve({ receiverCustomerInfo: { FULL_NAME: 'Rita R', BIRTH_DATE: '1990-01-01' } });
@@ -176,7 +212,10 @@ describe('approval', () => {
     expectError(await call(ctx, 'POST', `/transactions/${r.body.id}/reject`, { auth: p.auth, body: {} }), 409, 'TRANSACTION_NOT_AWAITING_APPROVAL');
     expect(await balance(ctx, rita.account.id, p.auth)).toBe(0);
     await drainIncoming();
-    expect((await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    expect((await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PAYMENT_APPROVAL_TIMED_OUT',
+    });
     expect((await hooks(receiver, r.body.id)).map((e) => e.transaction.status)).toEqual(['PENDING', 'FAILED']);
     await expectLedgerBalanced(ctx);
   });
@@ -189,7 +228,10 @@ describe('approval', () => {
     await drainWebhooks(ctx);
     clock.advance(300_000);
     await drainIncoming();
-    expect((await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' });
+    expect((await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR',
+    });
 
     const none = await platformWith(approval, { endpoint: false });
     const sam = await customer(none.p, none.domain, 'sam.none');
@@ -221,7 +263,11 @@ describe('approval', () => {
     const r = await receive(p, { receiverUmaAddress: rita.umaAddress });
     expect(r.body.status).toBe('COMPLETED');
     expectError(await call(ctx, 'POST', `/transactions/${r.body.id}/approve`, { auth: p.auth, body: {} }), 409, 'TRANSACTION_NOT_AWAITING_APPROVAL');
-    expectError(await call(ctx, 'POST', '/transactions/Transaction:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11/approve', { auth: p.auth, body: {} }), 404, 'TRANSACTION_NOT_FOUND');
+    expectError(
+      await call(ctx, 'POST', '/transactions/Transaction:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11/approve', { auth: p.auth, body: {} }),
+      404,
+      'TRANSACTION_NOT_FOUND',
+    );
   });
 });
 
@@ -235,10 +281,22 @@ describe('default UMA deposit account', () => {
     expect(r.body.status).toBe('COMPLETED');
     const out = (await call(ctx, 'GET', '/transactions', { auth: p.auth, query: { customerId: rita.id, type: 'OUTGOING' } })).body.data;
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ status: 'COMPLETED', destination: { destinationType: 'ACCOUNT', accountId: flagged.body.id }, sentAmount: { amount: 5_000 } });
+    expect(out[0]).toMatchObject({
+      status: 'COMPLETED',
+      destination: { destinationType: 'ACCOUNT', accountId: flagged.body.id },
+      sentAmount: { amount: 5_000 },
+    });
     expect(await balance(ctx, rita.account.id, p.auth)).toBe(0);
     await drainWebhooks(ctx);
-    expect(receiver.accepted().filter((e) => e.transaction?.id === out[0].id).map((e) => [e.type, e.transaction.status])).toEqual([['OUTGOING_PAYMENT', 'PROCESSING'], ['OUTGOING_PAYMENT', 'COMPLETED']]);
+    expect(
+      receiver
+        .accepted()
+        .filter((e) => e.transaction?.id === out[0].id)
+        .map((e) => [e.type, e.transaction.status]),
+    ).toEqual([
+      ['OUTGOING_PAYMENT', 'PROCESSING'],
+      ['OUTGOING_PAYMENT', 'COMPLETED'],
+    ]);
 
     // A deposit account whose payouts fail (sandbox 004): the money comes back to the internal account.
     const failing = await depositAccount(p, rita.id, '004');
@@ -259,8 +317,14 @@ describe('sandbox UMA suffixes', () => {
     expect(a.body.status).toBe('PENDING');
     expect((await hooks(receiver, a.body.id))[0].requestedReceiverCustomerInfoFields).toEqual([]);
     expect((await call(ctx, 'POST', `/transactions/${a.body.id}/approve`, { auth: p.auth, body: {} })).body.status).toBe('COMPLETED');
-    expect((await receive(p, { receiverUmaAddress: (await customer(p, domain, 'fail004')).umaAddress })).body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
-    expect((await receive(p, { receiverUmaAddress: (await customer(p, domain, 'payee005')).umaAddress })).body).toMatchObject({ status: 'FAILED', failureReason: 'MISSING_MANDATORY_PAYEE_DATA' });
+    expect((await receive(p, { receiverUmaAddress: (await customer(p, domain, 'fail004')).umaAddress })).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PAY_REQUEST_FAILED',
+    });
+    expect((await receive(p, { receiverUmaAddress: (await customer(p, domain, 'payee005')).umaAddress })).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'MISSING_MANDATORY_PAYEE_DATA',
+    });
     await expectLedgerBalanced(ctx);
   });
 });

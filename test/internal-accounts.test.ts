@@ -26,7 +26,12 @@ describe('internal accounts of customers', () => {
     const a = await customerWithAccounts(ctx, ['USD', 'USDC', 'BTC']);
     const b = await customerWithAccounts(ctx, ['USD']);
     const usd = a.accounts.USD.fundingPaymentInstructions[0];
-    expect(usd.accountOrWalletInfo).toMatchObject({ accountType: 'US_ACCOUNT', routingNumber: '021000021', accountCategory: 'CHECKING', paymentRails: ['ACH', 'WIRE'] });
+    expect(usd.accountOrWalletInfo).toMatchObject({
+      accountType: 'US_ACCOUNT',
+      routingNumber: '021000021',
+      accountCategory: 'CHECKING',
+      paymentRails: ['ACH', 'WIRE'],
+    });
     expect(usd.accountOrWalletInfo.reference).toMatch(/^CRD[0-9A-HJKMNP-TV-Z]{10}$/);
     expect(usd.instructionsNotes).toContain(usd.accountOrWalletInfo.reference);
     expect(b.accounts.USD.fundingPaymentInstructions[0].accountOrWalletInfo.reference).not.toBe(usd.accountOrWalletInfo.reference);
@@ -99,7 +104,9 @@ describe('platform internal accounts', () => {
 
   it('opens them once under concurrent first reads', async () => {
     const other = await ctx.newPlatform('Concurrent');
-    const results = await Promise.all(Array.from({ length: 10 }, () => call(ctx, 'GET', '/platform/internal-accounts', { auth: other.auth, query: { limit: 100 } })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call(ctx, 'GET', '/platform/internal-accounts', { auth: other.auth, query: { limit: 100 } })),
+    );
     for (const r of results) expect(r.body.totalCount).toBe(CURRENCY_CODES.length);
   });
 });
@@ -130,7 +137,11 @@ describe('sandbox funding', () => {
       const body = expectError(await fund(ctx, accounts.USD.id, amount as number), 400, 'INVALID_INPUT');
       expect(body.details.fields[0].field).toBe('amount');
     }
-    const extra = expectError(await call(ctx, 'POST', `/sandbox/internal-accounts/${accounts.USD.id}/fund`, { body: { amount: 1, note: 'x' } }), 400, 'INVALID_INPUT');
+    const extra = expectError(
+      await call(ctx, 'POST', `/sandbox/internal-accounts/${accounts.USD.id}/fund`, { body: { amount: 1, note: 'x' } }),
+      400,
+      'INVALID_INPUT',
+    );
     expect(extra.details.fields[0].field).toBe('note');
     expectError(await fund(ctx, 'InternalAccount:0190b2a0-0000-7000-8000-000000000000', 1), 404, 'INTERNAL_ACCOUNT_NOT_FOUND');
     expectError(await fund(ctx, 'Customer:0190b2a0-0000-7000-8000-000000000000', 1), 400, 'INVALID_INPUT');

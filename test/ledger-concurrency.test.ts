@@ -43,7 +43,10 @@ describe(`${N} concurrent requests leave balances exact and the ledger balanced`
     const payouts = await ctx.container.ledger.systemAccount(scope, 'PAYOUTS_IN_FLIGHT', 'EUR');
     const results = await Promise.allSettled(
       Array.from({ length: N }, (_, i) =>
-        ctx.container.ledger.transfer(scope, { businessId: `Transaction:debit-${i}`, transfers: [{ debitAccountId: accounts.EUR.id, creditAccountId: payouts, amount: 7n, code: 'PAYOUT' }] }),
+        ctx.container.ledger.transfer(scope, {
+          businessId: `Transaction:debit-${i}`,
+          transfers: [{ debitAccountId: accounts.EUR.id, creditAccountId: payouts, amount: 7n, code: 'PAYOUT' }],
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(covered);
@@ -61,7 +64,9 @@ describe(`${N} concurrent requests leave balances exact and the ledger balanced`
     await fund(ctx, id, start);
     const results = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        i % 2 === 0 ? fund(ctx, id, 50) : call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: id }, destination: { accountId: bank.id }, amount: 80 } }),
+        i % 2 === 0
+          ? fund(ctx, id, 50)
+          : call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: id }, destination: { accountId: bank.id }, amount: 80 } }),
       ),
     );
     const funds = results.filter((_, i) => i % 2 === 0);
@@ -82,10 +87,17 @@ describe(`${N} concurrent requests leave balances exact and the ledger balanced`
     const l = ctx.container.ledger;
     const payouts = await l.systemAccount(scope, 'PAYOUTS_IN_FLIGHT', 'CAD');
     const pending = await Promise.all(
-      Array.from({ length: N }, (_, i) => l.createPending(scope, { businessId: `Transaction:res-${i}`, transfers: [{ debitAccountId: accounts.CAD.id, creditAccountId: payouts, amount: 10n, code: 'PAYOUT' }] })),
+      Array.from({ length: N }, (_, i) =>
+        l.createPending(scope, {
+          businessId: `Transaction:res-${i}`,
+          transfers: [{ debitAccountId: accounts.CAD.id, creditAccountId: payouts, amount: 10n, code: 'PAYOUT' }],
+        }),
+      ),
     );
     expect(await balance(accounts.CAD.id)).toBe(0);
-    await Promise.all(pending.map((j, i) => (i % 2 ? l.post(scope, { pendingTransferIds: [j.transfers[0].id] }) : l.void(scope, { pendingTransferIds: [j.transfers[0].id] }))));
+    await Promise.all(
+      pending.map((j, i) => (i % 2 ? l.post(scope, { pendingTransferIds: [j.transfers[0].id] }) : l.void(scope, { pendingTransferIds: [j.transfers[0].id] }))),
+    );
     expect(await l.balance(scope, accounts.CAD.id)).toMatchObject({ available: BigInt((N / 2) * 10), posted: BigInt((N / 2) * 10), debitsPending: 0n });
     await expectLedgerBalanced(ctx);
   });

@@ -25,7 +25,10 @@ beforeAll(async () => {
 });
 
 async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!(e instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(e)}`);
   return e;
 }
@@ -49,7 +52,10 @@ describe('posted transfers', () => {
         { debitAccountId: usd, creditAccountId: fees, amount: 100n, code: 'FEE' },
       ],
     });
-    expect(j.transfers.map((t) => [t.phase, t.amount])).toEqual([['POSTED', 900n], ['POSTED', 100n]]);
+    expect(j.transfers.map((t) => [t.phase, t.amount])).toEqual([
+      ['POSTED', 900n],
+      ['POSTED', 100n],
+    ]);
     expect((await ctx.container.ledger.balance(scope, usd))?.available).toBe(0n);
     expect((await ctx.container.ledger.balance(scope, fees))?.posted).toBe(100n);
     await expectLedgerBalanced(ctx);
@@ -58,13 +64,15 @@ describe('posted transfers', () => {
   it('refuses a debit beyond the available balance (INSUFFICIENT_FUNDS), changing nothing', async () => {
     const { usd } = await funded(500);
     const fees = await ctx.container.ledger.systemAccount(scope, 'FEES', 'USD');
-    const err = await rejection(ctx.container.ledger.transfer(scope, {
-      businessId: 'Transaction:test-2',
-      transfers: [
-        { debitAccountId: usd, creditAccountId: fees, amount: 300n, code: 'FEE' },
-        { debitAccountId: usd, creditAccountId: fees, amount: 201n, code: 'FEE' },
-      ],
-    }));
+    const err = await rejection(
+      ctx.container.ledger.transfer(scope, {
+        businessId: 'Transaction:test-2',
+        transfers: [
+          { debitAccountId: usd, creditAccountId: fees, amount: 300n, code: 'FEE' },
+          { debitAccountId: usd, creditAccountId: fees, amount: 201n, code: 'FEE' },
+        ],
+      }),
+    );
     expect(err.status).toBe(400);
     expect(err.code).toBe('INSUFFICIENT_FUNDS');
     expect(err.details).toMatchObject({ accountId: usd, available: 500, requested: 501 });
@@ -75,12 +83,18 @@ describe('posted transfers', () => {
   it('refuses currencies that differ, accounts of another scope and bad amounts as bugs', async () => {
     const { usd, eur } = await funded(100);
     const l = ctx.container.ledger;
-    await expect(l.transfer(scope, { businessId: 'x', transfers: [{ debitAccountId: usd, creditAccountId: eur, amount: 1n, code: 'TRANSFER' }] })).rejects.toThrow(/FX_LIQUIDITY/);
+    await expect(
+      l.transfer(scope, { businessId: 'x', transfers: [{ debitAccountId: usd, creditAccountId: eur, amount: 1n, code: 'TRANSFER' }] }),
+    ).rejects.toThrow(/FX_LIQUIDITY/);
     const other: Scope = { platformId: (await ctx.newPlatform()).platformId, environment: 'SANDBOX' };
     const theirs = await l.systemAccount(other, 'FEES', 'USD');
-    await expect(l.transfer(scope, { businessId: 'x', transfers: [{ debitAccountId: usd, creditAccountId: theirs, amount: 1n, code: 'FEE' }] })).rejects.toThrow(/no ledger account/);
+    await expect(
+      l.transfer(scope, { businessId: 'x', transfers: [{ debitAccountId: usd, creditAccountId: theirs, amount: 1n, code: 'FEE' }] }),
+    ).rejects.toThrow(/no ledger account/);
     for (const amount of [0n, -1n, MAX_BALANCE + 1n]) {
-      await expect(l.transfer(scope, { businessId: 'x', transfers: [{ debitAccountId: usd, creditAccountId: theirs, amount, code: 'FEE' }] })).rejects.toThrow(/amount/);
+      await expect(l.transfer(scope, { businessId: 'x', transfers: [{ debitAccountId: usd, creditAccountId: theirs, amount, code: 'FEE' }] })).rejects.toThrow(
+        /amount/,
+      );
     }
     await expectLedgerBalanced(ctx);
   });
@@ -88,16 +102,26 @@ describe('posted transfers', () => {
   it('refuses a balance beyond 2^53-1 so JSON numbers stay exact', async () => {
     const { usd } = await funded(0);
     const source = await ctx.container.ledger.systemAccount(scope, 'FUNDING', 'USD');
-    await ctx.container.ledger.transfer(scope, { businessId: usd, transfers: [{ debitAccountId: source, creditAccountId: usd, amount: MAX_BALANCE - 10n, code: 'FUNDING' }] });
-    const err = await rejection(fund(ctx, usd, 11).then((r) => {
-      throw new ApiError(r.status, r.body.code, r.body.message, r.body.details);
-    }));
+    await ctx.container.ledger.transfer(scope, {
+      businessId: usd,
+      transfers: [{ debitAccountId: source, creditAccountId: usd, amount: MAX_BALANCE - 10n, code: 'FUNDING' }],
+    });
+    const err = await rejection(
+      fund(ctx, usd, 11).then((r) => {
+        throw new ApiError(r.status, r.body.code, r.body.message, r.body.details);
+      }),
+    );
     expect(err.code).toBe('BALANCE_LIMIT_EXCEEDED');
     expect(err.status).toBe(400);
     expect((await fund(ctx, usd, 10)).body.balance.amount).toBe(Number.MAX_SAFE_INTEGER);
     // The system account on the other side cannot pass −(2^53−1) either.
     const { usd: second } = await funded(0);
-    const big = await rejection(ctx.container.ledger.transfer(scope, { businessId: second, transfers: [{ debitAccountId: source, creditAccountId: second, amount: 11n, code: 'FUNDING' }] }));
+    const big = await rejection(
+      ctx.container.ledger.transfer(scope, {
+        businessId: second,
+        transfers: [{ debitAccountId: source, creditAccountId: second, amount: 11n, code: 'FUNDING' }],
+      }),
+    );
     expect(big.code).toBe('BALANCE_LIMIT_EXCEEDED');
     await expectLedgerBalanced(ctx);
   });
@@ -108,12 +132,27 @@ describe('two phases', () => {
     const { usd } = await funded(1000);
     const l = ctx.container.ledger;
     const payouts = await l.systemAccount(scope, 'PAYOUTS_IN_FLIGHT', 'USD');
-    const p1 = await l.createPending(scope, { businessId: 'Transaction:p1', transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 600n, code: 'PAYOUT' }] });
+    const p1 = await l.createPending(scope, {
+      businessId: 'Transaction:p1',
+      transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 600n, code: 'PAYOUT' }],
+    });
     expect(await l.balance(scope, usd)).toMatchObject({ available: 400n, posted: 1000n, debitsPending: 600n });
     expect((await apiAccount(usd)).balance.amount).toBe(400);
     // The reservation counts: a second one beyond the rest is refused.
-    expect((await rejection(l.createPending(scope, { businessId: 'Transaction:p2', transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 401n, code: 'PAYOUT' }] }))).code).toBe('INSUFFICIENT_FUNDS');
-    const p2 = await l.createPending(scope, { businessId: 'Transaction:p2', transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 400n, code: 'PAYOUT' }] });
+    expect(
+      (
+        await rejection(
+          l.createPending(scope, {
+            businessId: 'Transaction:p2',
+            transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 401n, code: 'PAYOUT' }],
+          }),
+        )
+      ).code,
+    ).toBe('INSUFFICIENT_FUNDS');
+    const p2 = await l.createPending(scope, {
+      businessId: 'Transaction:p2',
+      transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 400n, code: 'PAYOUT' }],
+    });
     expect((await l.transfersOf(scope, 'Transaction:p1')).unresolvedPendingIds).toEqual([p1.transfers[0].id]);
 
     const posted = await l.post(scope, { pendingTransferIds: [p1.transfers[0].id] });
@@ -131,9 +170,16 @@ describe('two phases', () => {
     const { usd } = await funded(100);
     const l = ctx.container.ledger;
     const payouts = await l.systemAccount(scope, 'PAYOUTS_IN_FLIGHT', 'USD');
-    const p = await l.createPending(scope, { businessId: 'Transaction:race', transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 100n, code: 'PAYOUT' }] });
+    const p = await l.createPending(scope, {
+      businessId: 'Transaction:race',
+      transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 100n, code: 'PAYOUT' }],
+    });
     const ids = [p.transfers[0].id];
-    const results = await Promise.allSettled([l.post(scope, { pendingTransferIds: ids }), l.void(scope, { pendingTransferIds: ids }), l.post(scope, { pendingTransferIds: ids })]);
+    const results = await Promise.allSettled([
+      l.post(scope, { pendingTransferIds: ids }),
+      l.void(scope, { pendingTransferIds: ids }),
+      l.post(scope, { pendingTransferIds: ids }),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect((r.reason as ApiError).code).toBe('PENDING_TRANSFER_RESOLVED');
     expect((await rejection(l.void(scope, { pendingTransferIds: ids }))).status).toBe(409);
@@ -153,7 +199,8 @@ describe('ledger verify', () => {
     const { usd } = await funded(250);
     expect(await verifyLedger(ctx.container.db)).toEqual([]);
     // Tampering goes through a write transaction (outside one, SQLite reads on a read-only connection).
-    const tamper = (delta: number) => ctx.container.db.tx((trx) => sql`update ledger_accounts set credits_posted = credits_posted + ${delta} where id = ${usd}`.execute(trx));
+    const tamper = (delta: number) =>
+      ctx.container.db.tx((trx) => sql`update ledger_accounts set credits_posted = credits_posted + ${delta} where id = ${usd}`.execute(trx));
     await tamper(1);
     const problems = await verifyLedger(ctx.container.db);
     expect(problems.map((p) => p.kind).sort()).toEqual(['ACCOUNT_TOTALS', 'SCOPE_CURRENCY']);
@@ -197,8 +244,13 @@ describe('ledger verify', () => {
       const ok = await run('node', [bin, 'ledger', 'verify'], { env });
       expect(ok.stdout).toMatch(/0 accounts, 0 journals, 0 transfers checked\nok:/);
       await exec("insert into platforms (id, name, created_at, updated_at) values ('Platform:p', 'p', 'x', 'x')");
-      await exec("insert into ledger_accounts (id, platform_id, environment, kind, system_code, currency, non_negative, credits_posted, created_at, updated_at) values ('InternalAccount:x', 'Platform:p', 'SANDBOX', 'INTERNAL', null, 'USD', 1, 5, 'x', 'x')");
-      const failed = await run('node', [bin, 'ledger', 'verify', '--json'], { env }).then(() => undefined, (e: { code: number; stdout: string }) => e);
+      await exec(
+        "insert into ledger_accounts (id, platform_id, environment, kind, system_code, currency, non_negative, credits_posted, created_at, updated_at) values ('InternalAccount:x', 'Platform:p', 'SANDBOX', 'INTERNAL', null, 'USD', 1, 5, 'x', 'x')",
+      );
+      const failed = await run('node', [bin, 'ledger', 'verify', '--json'], { env }).then(
+        () => undefined,
+        (e: { code: number; stdout: string }) => e,
+      );
       expect(failed?.code).toBe(1);
       const report = JSON.parse(failed!.stdout);
       expect(report).toMatchObject({ ok: false, accounts: 1 });

@@ -43,13 +43,20 @@ describe('maintained list counts', async () => {
     const answers = await Promise.all([...quotes, ...transfers]);
     expect(answers.every((r) => r.status === 201)).toBe(true);
     // Refused inside its transaction (the balance is spent): rolled back, so not counted.
-    const refused = await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 5_001 } });
+    const refused = await call(ctx, 'POST', '/transfer-out', {
+      body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 5_001 },
+    });
     expect(refused.body.code).toBe('INSUFFICIENT_FUNDS');
     const list = await call(ctx, 'GET', '/transactions', { query: { limit: 3 } });
     expect(list.body.totalCount).toBe(before + 25);
     // The maintained count agrees with a real count of the rows, and with the filtered (counted) lists.
-    const rows = await ctx.container.db.executor().selectFrom('transactions').select((eb) => eb.fn.countAll().as('n'))
-      .where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX').executeTakeFirstOrThrow();
+    const rows = await ctx.container.db
+      .executor()
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('platform_id', '=', ctx.platform.platformId)
+      .where('environment', '=', 'SANDBOX')
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(list.body.totalCount);
     const outgoing = await call(ctx, 'GET', '/transactions', { query: { type: 'OUTGOING', limit: 1 } });
     const incoming = await call(ctx, 'GET', '/transactions', { query: { type: 'INCOMING', limit: 1 } });
@@ -68,15 +75,31 @@ describe('maintained list counts', async () => {
   async function expectCountsMatchRows() {
     const ex = ctx.container.db.executor();
     const scoped = <T extends 'transactions' | 'customers'>(table: T) =>
-      ex.selectFrom(table as 'transactions').where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX');
+      ex
+        .selectFrom(table as 'transactions')
+        .where('platform_id', '=', ctx.platform.platformId)
+        .where('environment', '=', 'SANDBOX');
     const checks: Array<[string, string, Array<{ value: string; n: unknown }>]> = [
       // Counted only as a whole list; the status filter is counted row by row, and must agree.
-      ['/transactions', 'status', await scoped('transactions').select(['status as value', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute()],
+      [
+        '/transactions',
+        'status',
+        await scoped('transactions')
+          .select(['status as value', (eb) => eb.fn.countAll().as('n')])
+          .groupBy('status')
+          .execute(),
+      ],
       [
         '/customers',
         'customerType',
-        await ex.selectFrom('customers').where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX').where('is_deleted', '=', 0)
-          .select(['customer_type as value', (eb) => eb.fn.countAll().as('n')]).groupBy('customer_type').execute(),
+        await ex
+          .selectFrom('customers')
+          .where('platform_id', '=', ctx.platform.platformId)
+          .where('environment', '=', 'SANDBOX')
+          .where('is_deleted', '=', 0)
+          .select(['customer_type as value', (eb) => eb.fn.countAll().as('n')])
+          .groupBy('customer_type')
+          .execute(),
       ],
     ];
     for (const [path, filter, groups] of checks) {

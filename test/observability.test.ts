@@ -12,7 +12,8 @@ function sample(metrics: string, name: string, labels: Record<string, string>): 
     if (!line.startsWith(`${name}{`)) continue;
     const inside = line.slice(name.length + 1, line.lastIndexOf('}'));
     const got = Object.fromEntries([...inside.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v) && Object.keys(got).length === Object.keys(labels).length) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([k, v]) => got[k] === v) && Object.keys(got).length === Object.keys(labels).length)
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
@@ -39,7 +40,13 @@ describe('observability', async () => {
   it('/metrics counts refused production rate documents by reason', async () => {
     const before = sample((await ctx.app.inject({ url: '/metrics' })).body, 'corridor_rates_documents_refused_total', { reason: 'unreachable' }) ?? 0;
     const down = (async () => new Response('down', { status: 503 })) as unknown as typeof fetch;
-    const source = createUrlRateSource({ url: 'https://rates.example/', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: { now: () => new Date() }, fetch: down });
+    const source = createUrlRateSource({
+      url: 'https://rates.example/',
+      pollIntervalMs: 1000,
+      maxAgeMs: 60_000,
+      clock: { now: () => new Date() },
+      fetch: down,
+    });
     expect(await source.refresh()).toBe(false);
     expect(sample((await ctx.app.inject({ url: '/metrics' })).body, 'corridor_rates_documents_refused_total', { reason: 'unreachable' })).toBe(before + 1);
   });

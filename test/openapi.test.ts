@@ -12,7 +12,9 @@ type Schema = Record<string, any>;
 function problems(schema: Schema, value: unknown, httpPart = 'body'): unknown[] {
   // OpenAPI's file parts are `format: binary`; any string is one.
   const withBinary = JSON.parse(JSON.stringify(schema).replaceAll('"format":"binary"', '"minLength":0'));
-  const validate = validatorCompiler({ schema: withBinary, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & { errors?: unknown[] };
+  const validate = validatorCompiler({ schema: withBinary, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & {
+    errors?: unknown[];
+  };
   return validate(value) ? [] : (validate.errors ?? ['invalid']);
 }
 
@@ -29,7 +31,18 @@ describe('GET /openapi.json', async () => {
   it('is OpenAPI 3.1 and covers the routes of every resource', () => {
     expect(doc.openapi).toBe('3.1.0');
     const names = operations.map((o) => o.name);
-    for (const route of ['GET /ping', 'POST /tokens', 'GET /tokens', 'GET /tokens/{tokenId}', 'DELETE /tokens/{tokenId}', 'POST /customers', 'GET /customers', 'GET /customers/{customerId}', 'PATCH /customers/{customerId}', 'DELETE /customers/{customerId}']) {
+    for (const route of [
+      'GET /ping',
+      'POST /tokens',
+      'GET /tokens',
+      'GET /tokens/{tokenId}',
+      'DELETE /tokens/{tokenId}',
+      'POST /customers',
+      'GET /customers',
+      'GET /customers/{customerId}',
+      'PATCH /customers/{customerId}',
+      'DELETE /customers/{customerId}',
+    ]) {
       const [method, path] = route.split(' ');
       expect(names).toContain(`${method} ${API_PREFIX}${path}`);
     }
@@ -76,7 +89,11 @@ describe('GET /openapi.json', async () => {
 
   it('error examples are real D2 errors of the catalogue', () => {
     const customers = op(`GET ${API_PREFIX}/customers`);
-    expect(customers.responses['4XX'].content['application/json'].example).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { fields: [expect.objectContaining({ field: 'limit' })] } });
+    expect(customers.responses['4XX'].content['application/json'].example).toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+      details: { fields: [expect.objectContaining({ field: 'limit' })] },
+    });
     expect(customers.responses['5XX'].content['application/json'].example).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
   });
 

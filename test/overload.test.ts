@@ -26,7 +26,11 @@ describe('load shedding', async () => {
     expect(list.headers['retry-after']).toBe('7');
     expect(list.headers['x-content-type-options']).toBe('nosniff');
 
-    const created = await send(overloaded, 'POST', `${API_PREFIX}/customers`, { platformCustomerId: 'shed-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+    const created = await send(overloaded, 'POST', `${API_PREFIX}/customers`, {
+      platformCustomerId: 'shed-1',
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+    });
     expectError(created, 503, 'SERVICE_UNAVAILABLE');
     // Refused before any work: nothing was written.
     const stored = await ctx.container.db.executor().selectFrom('customers').select('id').where('platform_customer_id', '=', 'shed-1').execute();

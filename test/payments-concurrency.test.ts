@@ -37,7 +37,9 @@ describe('concurrent payments against one balance', () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], COVERED * 30);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
     const results = await Promise.all(
-      Array.from({ length: N }, () => call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 30 } })),
+      Array.from({ length: N }, () =>
+        call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 30 } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(COVERED);
     for (const r of results) if (r.status !== 201) expect(r.body.code).toBe('INSUFFICIENT_FUNDS');

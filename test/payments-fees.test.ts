@@ -68,7 +68,11 @@ describe('a corridor with every kind of fee (USD → EUR: 0.25 USD + 0.2 %, coun
     const executed = await call(ctx, 'POST', `/quotes/${res.body.id}/execute`);
     expect(executed.body.status).toBe('COMPLETED');
     expect(await webhookStatuses(ctx, receiver, res.body.transactionId)).toEqual(['PROCESSING', 'COMPLETED']);
-    expect((await call(ctx, 'GET', `/transactions/${res.body.transactionId}`)).body).toMatchObject({ fees: 45, sentAmount: { amount: 10_000 }, receivedAmount: { amount: 9_148 } });
+    expect((await call(ctx, 'GET', `/transactions/${res.body.transactionId}`)).body).toMatchObject({
+      fees: 45,
+      sentAmount: { amount: 10_000 },
+      receivedAmount: { amount: 9_148 },
+    });
     expect(await balance(ctx, accounts.USD.id)).toBe(40_000);
     expect((await system('FEES', 'USD')) - feesBefore).toBe(45n);
     // What leaves for the rail: the amount received plus the counterparty's fee, which it keeps.
@@ -109,14 +113,24 @@ describe('other corridors and transfers', () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 10_000);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
     const feesBefore = await system('FEES', 'USD');
-    const out = await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 1_000 } });
+    const out = await call(ctx, 'POST', '/transfer-out', {
+      body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 1_000 },
+    });
     expect(out.body).toMatchObject({ status: 'COMPLETED', fees: 5, sentAmount: { amount: 1_000 }, receivedAmount: { amount: 995 }, exchangeRate: 1 });
     expect(await balance(ctx, accounts.USD.id)).toBe(9_000);
-    const pulled = await call(ctx, 'POST', '/transfer-in', { body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 1_000 } });
+    const pulled = await call(ctx, 'POST', '/transfer-in', {
+      body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 1_000 },
+    });
     expect(pulled.body).toMatchObject({ status: 'COMPLETED', fees: 5, sentAmount: { amount: 1_000 }, receivedAmount: { amount: 995 } });
     expect(await webhookStatuses(ctx, receiver, pulled.body.id, 'INCOMING_PAYMENT')).toEqual(['PROCESSING', 'COMPLETED']);
     expect(await balance(ctx, accounts.USD.id)).toBe(9_995);
     expect((await system('FEES', 'USD')) - feesBefore).toBe(10n);
-    expect(expectError(await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 5 } }), 400, 'AMOUNT_TOO_SMALL').details).toMatchObject({ field: 'amount', minimumAmount: 6 });
+    expect(
+      expectError(
+        await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 5 } }),
+        400,
+        'AMOUNT_TOO_SMALL',
+      ).details,
+    ).toMatchObject({ field: 'amount', minimumAmount: 6 });
   });
 });

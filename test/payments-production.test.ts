@@ -12,7 +12,8 @@ import { expectLedgerBalanced } from './helpers/ledger.js';
 import { balance, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 
 const ratesFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-rates-')), 'rates.json');
-const writeRates = (asOf: Date) => fs.writeFileSync(ratesFile, JSON.stringify({ asOf: asOf.toISOString(), base: 'USD', rates: { EUR: '0.9', BTC: '0.00001' } }));
+const writeRates = (asOf: Date) =>
+  fs.writeFileSync(ratesFile, JSON.stringify({ asOf: asOf.toISOString(), base: 'USD', rates: { EUR: '0.9', BTC: '0.00001' } }));
 
 let ctx: TestContext;
 let prod: string;
@@ -29,7 +30,13 @@ afterEach(() => expectLedgerBalanced(ctx));
  * must be https, so no test receiver is configured here: the events wait as NO_ENDPOINT).
  */
 async function outboxEvents(transactionId: string): Promise<Array<[string, string]>> {
-  const rows = await ctx.container.db.executor().selectFrom('webhook_events').select(['type', 'body']).where('subject', '=', transactionId).orderBy('id').execute();
+  const rows = await ctx.container.db
+    .executor()
+    .selectFrom('webhook_events')
+    .select(['type', 'body'])
+    .where('subject', '=', transactionId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => [r.type, (JSON.parse(r.body) as { transaction: { status: string } }).transaction.status]);
 }
 
@@ -40,13 +47,19 @@ describe('the manual rail', () => {
   it('pulls and payouts wait in PROCESSING until the operator settles or fails them', async () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
-    const pulled = await call(ctx, 'POST', '/transfer-in', { auth: prod, body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 10_000 } });
+    const pulled = await call(ctx, 'POST', '/transfer-in', {
+      auth: prod,
+      body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 10_000 },
+    });
     expect(pulled.body.status).toBe('PROCESSING');
     expect(await balance(ctx, accounts.USD.id, prod)).toBe(0);
     expect((await operate(pulled.body.id, 'COMPLETE')).status).toBe('COMPLETED');
     expect(await balance(ctx, accounts.USD.id, prod)).toBe(10_000);
 
-    const paid = await call(ctx, 'POST', '/transfer-out', { auth: prod, body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 4_000 } });
+    const paid = await call(ctx, 'POST', '/transfer-out', {
+      auth: prod,
+      body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 4_000 },
+    });
     expect(paid.body.status).toBe('PROCESSING');
     expect(await balance(ctx, accounts.USD.id, prod)).toBe(6_000);
     const failed = await operate(paid.body.id, 'FAIL');
@@ -56,14 +69,23 @@ describe('the manual rail', () => {
     await expect(operate('Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000000', 'COMPLETE')).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
     const tx = (await call(ctx, 'GET', `/transactions/${paid.body.id}`, { auth: prod })).body;
     expect(tx.refund).toMatchObject({ status: 'COMPLETED', reason: 'TRANSACTION_FAILED' });
-    expect(await outboxEvents(pulled.body.id)).toEqual([['INCOMING_PAYMENT', 'PROCESSING'], ['INCOMING_PAYMENT', 'COMPLETED']]);
-    expect(await outboxEvents(paid.body.id)).toEqual([['OUTGOING_PAYMENT', 'PROCESSING'], ['OUTGOING_PAYMENT', 'FAILED']]);
+    expect(await outboxEvents(pulled.body.id)).toEqual([
+      ['INCOMING_PAYMENT', 'PROCESSING'],
+      ['INCOMING_PAYMENT', 'COMPLETED'],
+    ]);
+    expect(await outboxEvents(paid.body.id)).toEqual([
+      ['OUTGOING_PAYMENT', 'PROCESSING'],
+      ['OUTGOING_PAYMENT', 'FAILED'],
+    ]);
   });
 
   it('an executed quote waits in PROCESSING, its funds reserved, until the operator settles it', async () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
-    await call(ctx, 'POST', '/transfer-in', { auth: prod, body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 20_000 } }).then((r) => operate(r.body.id, 'COMPLETE'));
+    await call(ctx, 'POST', '/transfer-in', {
+      auth: prod,
+      body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 20_000 },
+    }).then((r) => operate(r.body.id, 'COMPLETE'));
     const iban = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id, auth: prod });
     const q = (await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod)).body;
     const executed = await call(ctx, 'POST', `/quotes/${q.id}/execute`, { auth: prod });
@@ -72,7 +94,10 @@ describe('the manual rail', () => {
     expect((await operate(q.transactionId, 'COMPLETE')).status).toBe('COMPLETED');
     expect((await call(ctx, 'GET', `/quotes/${q.id}`, { auth: prod })).body.status).toBe('COMPLETED');
     expect(await balance(ctx, accounts.USD.id, prod)).toBe(10_000);
-    expect(await outboxEvents(q.transactionId)).toEqual([['OUTGOING_PAYMENT', 'PROCESSING'], ['OUTGOING_PAYMENT', 'COMPLETED']]);
+    expect(await outboxEvents(q.transactionId)).toEqual([
+      ['OUTGOING_PAYMENT', 'PROCESSING'],
+      ['OUTGOING_PAYMENT', 'COMPLETED'],
+    ]);
   });
 
   it('quotes are priced from the rates file; a stale file answers 503 RATES_STALE; JIT funding is refused', async () => {
@@ -81,7 +106,18 @@ describe('the manual rail', () => {
     const q = await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod);
     expect(q.status).toBe(201);
     expect(q.body.totalReceivingAmount).toBe(8973); // (10000 − 30) × 0.9
-    expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, { lockedCurrencySide: 'SENDING', destination: { accountId: iban.id } , source: { customerId: customer.id, currency: 'USD' } }, prod), 400, 'INVALID_INPUT');
+    expectError(
+      await quoteFromAccount(
+        ctx,
+        accounts.USD.id,
+        iban.id,
+        10_000,
+        { lockedCurrencySide: 'SENDING', destination: { accountId: iban.id }, source: { customerId: customer.id, currency: 'USD' } },
+        prod,
+      ),
+      400,
+      'INVALID_INPUT',
+    );
     writeRates(new Date(Date.now() - 120_000));
     const stale = expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod), 503, 'RATES_STALE');
     expect(stale.details).toMatchObject({ base: 'USD', quote: 'EUR' });

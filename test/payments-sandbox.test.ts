@@ -10,7 +10,16 @@ import type { Scope } from '../src/common/scope.js';
 import { SANDBOX_LONG_PAYMENT_MS, SANDBOX_PENDING_FAILURE_MS, SANDBOX_RETURN_MS } from '../src/rails/sandbox.js';
 import { call, testContext, type TestContext } from './helpers/context.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
-import { balance, drainPayments, externalAccount, fundedCustomer, getTransaction, quoteFromAccount, webhookReceiver, webhookStatuses } from './helpers/payments.js';
+import {
+  balance,
+  drainPayments,
+  externalAccount,
+  fundedCustomer,
+  getTransaction,
+  quoteFromAccount,
+  webhookReceiver,
+  webhookStatuses,
+} from './helpers/payments.js';
 import type { WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const clock = manualClock(new Date());
@@ -42,12 +51,61 @@ interface Case {
 
 const PAYOUT_CASES: Case[] = [
   { suffix: '000', first: 'COMPLETED', final: 'COMPLETED', hooks: ['PROCESSING', 'COMPLETED'], reason: null, moneyBack: false },
-  { suffix: '002', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'QUOTE_EXECUTION_FAILED', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' }, moneyBack: true },
-  { suffix: '003', first: 'PROCESSING', advanceMs: SANDBOX_LONG_PAYMENT_MS, final: 'COMPLETED', hooks: ['PROCESSING', 'COMPLETED'], reason: null, moneyBack: false },
-  { suffix: '004', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'OFFRAMP_FAILED', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' }, moneyBack: true },
-  { suffix: '005', first: 'COMPLETED', advanceMs: SANDBOX_RETURN_MS, final: 'FAILED', hooks: ['PROCESSING', 'COMPLETED', 'FAILED'], reason: 'COUNTERPARTY_POST_TX_FAILED', refund: { status: 'COMPLETED', reason: 'PAYMENT_RETURNED' }, moneyBack: true },
-  { suffix: '006', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'PAY_REQUEST_FAILED', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' }, moneyBack: true },
-  { suffix: '007', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'OFFRAMP_FAILED', refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' }, moneyBack: false },
+  {
+    suffix: '002',
+    first: 'FAILED',
+    final: 'FAILED',
+    hooks: ['PROCESSING', 'FAILED'],
+    reason: 'QUOTE_EXECUTION_FAILED',
+    refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
+    moneyBack: true,
+  },
+  {
+    suffix: '003',
+    first: 'PROCESSING',
+    advanceMs: SANDBOX_LONG_PAYMENT_MS,
+    final: 'COMPLETED',
+    hooks: ['PROCESSING', 'COMPLETED'],
+    reason: null,
+    moneyBack: false,
+  },
+  {
+    suffix: '004',
+    first: 'FAILED',
+    final: 'FAILED',
+    hooks: ['PROCESSING', 'FAILED'],
+    reason: 'OFFRAMP_FAILED',
+    refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
+    moneyBack: true,
+  },
+  {
+    suffix: '005',
+    first: 'COMPLETED',
+    advanceMs: SANDBOX_RETURN_MS,
+    final: 'FAILED',
+    hooks: ['PROCESSING', 'COMPLETED', 'FAILED'],
+    reason: 'COUNTERPARTY_POST_TX_FAILED',
+    refund: { status: 'COMPLETED', reason: 'PAYMENT_RETURNED' },
+    moneyBack: true,
+  },
+  {
+    suffix: '006',
+    first: 'FAILED',
+    final: 'FAILED',
+    hooks: ['PROCESSING', 'FAILED'],
+    reason: 'PAY_REQUEST_FAILED',
+    refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
+    moneyBack: true,
+  },
+  {
+    suffix: '007',
+    first: 'FAILED',
+    final: 'FAILED',
+    hooks: ['PROCESSING', 'FAILED'],
+    reason: 'OFFRAMP_FAILED',
+    refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' },
+    moneyBack: false,
+  },
 ];
 
 /** Checks the end state of a payment against its case. */
@@ -108,7 +166,9 @@ describe('transfer-out follows the same destination table (USD internal → US b
     it(`suffix ${c.suffix}: ${c.hooks.join(' → ')}`, async () => {
       const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 9_000);
       const destination = await externalAccount(ctx, 'US_ACCOUNT', c.suffix, { customerId: customer.id });
-      const res = await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: destination.id }, amount: 2_500 } });
+      const res = await call(ctx, 'POST', '/transfer-out', {
+        body: { source: { accountId: accounts.USD.id }, destination: { accountId: destination.id }, amount: 2_500 },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ type: 'OUTGOING', status: c.first, quoteId: null, exchangeRate: 1, fees: 0 });
       expect(res.body.sentAmount.amount).toBe(2_500);
@@ -123,7 +183,15 @@ const PULL_CASES: Case[] = [
   { suffix: '002', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'PAY_REQUEST_FAILED', moneyBack: true },
   { suffix: '003', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'PAY_REQUEST_FAILED', moneyBack: true },
   { suffix: '004', first: 'FAILED', final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'PAY_REQUEST_FAILED', moneyBack: true },
-  { suffix: '005', first: 'PROCESSING', advanceMs: SANDBOX_PENDING_FAILURE_MS, final: 'FAILED', hooks: ['PROCESSING', 'FAILED'], reason: 'PAY_REQUEST_FAILED', moneyBack: true },
+  {
+    suffix: '005',
+    first: 'PROCESSING',
+    advanceMs: SANDBOX_PENDING_FAILURE_MS,
+    final: 'FAILED',
+    hooks: ['PROCESSING', 'FAILED'],
+    reason: 'PAY_REQUEST_FAILED',
+    moneyBack: true,
+  },
 ];
 
 describe('transfer-in sources (US bank account, ACH pull → USD internal account)', () => {
@@ -131,19 +199,29 @@ describe('transfer-in sources (US bank account, ACH pull → USD internal accoun
     it(`suffix ${c.suffix}: ${c.hooks.join(' → ')}${c.reason ? ` (${c.reason})` : ''}`, async () => {
       const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 1_000);
       const source = await externalAccount(ctx, 'US_ACCOUNT', c.suffix, { customerId: customer.id });
-      const res = await call(ctx, 'POST', '/transfer-in', { body: { source: { accountId: source.id }, destination: { accountId: accounts.USD.id }, amount: 4_000 } });
+      const res = await call(ctx, 'POST', '/transfer-in', {
+        body: { source: { accountId: source.id }, destination: { accountId: accounts.USD.id }, amount: 4_000 },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ type: 'INCOMING', status: c.first, customerId: customer.id });
       if (c.first === 'PROCESSING') expect(await balance(ctx, accounts.USD.id)).toBe(1_000); // not spendable before it arrives
       // For a pull, "money back" means nothing arrived: the balance ends where it began.
-      await expectOutcome({ ...c, moneyBack: !c.moneyBack }, res.body.id, { accountId: accounts.USD.id, before: 1_000 + 4_000, sent: 4_000 }, 'INCOMING_PAYMENT');
+      await expectOutcome(
+        { ...c, moneyBack: !c.moneyBack },
+        res.body.id,
+        { accountId: accounts.USD.id, before: 1_000 + 4_000, sent: 4_000 },
+        'INCOMING_PAYMENT',
+      );
     });
   }
 });
 
 describe('quotes funded by pulling from an external account', () => {
   it('convert instantly and apply the destination pattern (000 completes, 004 fails)', async () => {
-    for (const [suffix, status] of [['000', 'COMPLETED'], ['004', 'FAILED']] as const) {
+    for (const [suffix, status] of [
+      ['000', 'COMPLETED'],
+      ['004', 'FAILED'],
+    ] as const) {
       const { customer } = await fundedCustomer(ctx, ['USD'], 0);
       const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
       const destination = await externalAccount(ctx, 'CLABE', suffix, { customerId: customer.id });

@@ -24,7 +24,11 @@ afterAll(() => receiver.close());
 afterEach(() => expectLedgerBalanced(ctx));
 
 async function count(table: 'quotes' | 'transactions'): Promise<number> {
-  const r = await ctx.container.db.executor().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const r = await ctx.container.db
+    .executor()
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -37,7 +41,11 @@ async function setup(amount = 100_000) {
 describe('creating quotes', () => {
   it('prefunded from an internal account: PENDING, 5 minutes, a PENDING transaction, no payment instructions', async () => {
     const { customer, usd, iban } = await setup();
-    const res = await quoteFromAccount(ctx, usd, iban, 10_000, { description: 'rent', purposeOfPayment: 'SELF', senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' } });
+    const res = await quoteFromAccount(ctx, usd, iban, 10_000, {
+      description: 'rent',
+      purposeOfPayment: 'SELF',
+      senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+    });
     expect(res.status).toBe(201);
     const q = res.body;
     expect(q).toMatchObject({
@@ -74,8 +82,13 @@ describe('creating quotes', () => {
 
   it('REALTIME_FUNDING (JIT): bank instructions with a unique reference, 15 minutes; also without sourceType', async () => {
     const { customer, iban } = await setup(0);
-    for (const source of [{ sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency: 'USD' }, { customerId: customer.id, currency: 'USD' }]) {
-      const res = await call(ctx, 'POST', '/quotes', { body: { source, destination: { accountId: iban, currency: 'EUR' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 } });
+    for (const source of [
+      { sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency: 'USD' },
+      { customerId: customer.id, currency: 'USD' },
+    ]) {
+      const res = await call(ctx, 'POST', '/quotes', {
+        body: { source, destination: { accountId: iban, currency: 'EUR' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 },
+      });
       expect(res.status).toBe(201);
       const q = res.body;
       expect(q.source).toEqual({ sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency: 'USD' });
@@ -91,7 +104,14 @@ describe('creating quotes', () => {
 
   it('REALTIME_FUNDING in BTC: a deposit address, 5 minutes', async () => {
     const { customer, iban } = await setup(0);
-    const res = await call(ctx, 'POST', '/quotes', { body: { source: { sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency: 'BTC' }, destination: { accountId: iban }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 5_000 } });
+    const res = await call(ctx, 'POST', '/quotes', {
+      body: {
+        source: { sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency: 'BTC' },
+        destination: { accountId: iban },
+        lockedCurrencySide: 'RECEIVING',
+        lockedCurrencyAmount: 5_000,
+      },
+    });
     expect(res.status).toBe(201);
     expect(res.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'LAYER2_WALLET', assetType: 'BTC', address: expect.any(String) });
     expect(new Date(res.body.expiresAt).getTime() - new Date(res.body.createdAt).getTime()).toBe(5 * MIN);
@@ -102,7 +122,12 @@ describe('creating quotes', () => {
     const ibanInactive = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id });
     await call(ctx, 'DELETE', `/customers/external-accounts/${ibanInactive.id}`);
     const notPullable = await externalAccount(ctx, 'GBP_ACCOUNT', '000', { customerId: customer.id });
-    const ok = { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { accountId: iban }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 };
+    const ok = {
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { accountId: iban },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
+    };
     const cases: Array<[Record<string, unknown>, string, string?]> = [
       [{ ...ok, source: { sourceType: 'ACCOUNT' } }, 'source.accountId'],
       [{ ...ok, source: { sourceType: 'REALTIME_FUNDING', customerId: customer.id } }, 'source.currency'],
@@ -124,7 +149,10 @@ describe('creating quotes', () => {
     for (const [body, field] of cases) {
       const res = await call(ctx, 'POST', '/quotes', { body });
       const err = expectError(res, 400, 'INVALID_INPUT');
-      expect(err.details.fields.map((f: { field: string }) => f.field), JSON.stringify(body)).toContain(field);
+      expect(
+        err.details.fields.map((f: { field: string }) => f.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     const tooSmall = expectError(await quoteFromAccount(ctx, usd, iban, 1), 400, 'AMOUNT_TOO_SMALL');
     expect(tooSmall.details).toMatchObject({ field: 'lockedCurrencyAmount', minimumAmount: expect.any(Number) });
@@ -210,13 +238,18 @@ describe('executing quotes', () => {
     const iban2 = (await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id })).id as string;
     const pulled = (await quoteFromAccount(ctx, bank.id, iban2, 10_000)).body;
     await call(ctx, 'DELETE', `/customers/external-accounts/${bank.id}`);
-    expect(expectError(await call(ctx, 'POST', `/quotes/${pulled.id}/execute`), 400, 'QUOTE_ACCOUNT_INACTIVE').details).toMatchObject({ field: 'source.accountId', accountId: bank.id });
+    expect(expectError(await call(ctx, 'POST', `/quotes/${pulled.id}/execute`), 400, 'QUOTE_ACCOUNT_INACTIVE').details).toMatchObject({
+      field: 'source.accountId',
+      accountId: bank.id,
+    });
     // The payee (another customer) deleted, then the payer deleted.
     const payee = await fundedCustomer(ctx, ['EUR'], 0);
     const payeeIban = (await externalAccount(ctx, 'IBAN', '000', { customerId: payee.customer.id })).id as string;
     const toPayee = (await quoteFromAccount(ctx, usd, payeeIban, 10_000)).body;
     await call(ctx, 'DELETE', `/customers/${payee.customer.id}`);
-    expect(expectError(await call(ctx, 'POST', `/quotes/${toPayee.id}/execute`), 410, 'CUSTOMER_DELETED').details).toMatchObject({ customerId: payee.customer.id });
+    expect(expectError(await call(ctx, 'POST', `/quotes/${toPayee.id}/execute`), 410, 'CUSTOMER_DELETED').details).toMatchObject({
+      customerId: payee.customer.id,
+    });
     const own = (await quoteFromAccount(ctx, usd, iban2, 10_000)).body;
     expect(await balance(ctx, usd)).toBe(100_000);
     await call(ctx, 'DELETE', `/customers/${customer.id}`);
@@ -231,7 +264,16 @@ describe('executing quotes', () => {
 
   it('a JIT quote cannot be executed (400 QUOTE_REQUIRES_FUNDING)', async () => {
     const { customer, iban } = await setup(0);
-    const q = (await call(ctx, 'POST', '/quotes', { body: { source: { customerId: customer.id, currency: 'USD' }, destination: { accountId: iban }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000 } })).body;
+    const q = (
+      await call(ctx, 'POST', '/quotes', {
+        body: {
+          source: { customerId: customer.id, currency: 'USD' },
+          destination: { accountId: iban },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 1000,
+        },
+      })
+    ).body;
     expectError(await call(ctx, 'POST', `/quotes/${q.id}/execute`), 400, 'QUOTE_REQUIRES_FUNDING');
   });
 
@@ -258,8 +300,18 @@ describe("the platform's currency settings", () => {
     const { usd, iban } = await setup();
     await call(ctx, 'PATCH', '/config', { body: { currencies: [{ currencyCode: 'EUR', enabled: false }] } });
     expect(expectError(await quoteFromAccount(ctx, usd, iban, 1_000), 400, 'CURRENCY_NOT_ENABLED').details).toMatchObject({ currency: 'EUR' });
-    await call(ctx, 'PATCH', '/config', { body: { currencies: [{ currencyCode: 'EUR', enabled: true }, { currencyCode: 'USD', minAmount: 500, maxAmount: 5_000 }] } });
-    expect(expectError(await quoteFromAccount(ctx, usd, iban, 6_000), 400, 'AMOUNT_OUTSIDE_LIMITS').details).toMatchObject({ currency: 'USD', maxAmount: 5_000 });
+    await call(ctx, 'PATCH', '/config', {
+      body: {
+        currencies: [
+          { currencyCode: 'EUR', enabled: true },
+          { currencyCode: 'USD', minAmount: 500, maxAmount: 5_000 },
+        ],
+      },
+    });
+    expect(expectError(await quoteFromAccount(ctx, usd, iban, 6_000), 400, 'AMOUNT_OUTSIDE_LIMITS').details).toMatchObject({
+      currency: 'USD',
+      maxAmount: 5_000,
+    });
     expectError(await quoteFromAccount(ctx, usd, iban, 400), 400, 'AMOUNT_OUTSIDE_LIMITS');
     expect((await quoteFromAccount(ctx, usd, iban, 5_000)).status).toBe(201);
     await call(ctx, 'PATCH', '/config', { body: { currencies: [{ currencyCode: 'USD', minAmount: null, maxAmount: null }] } });

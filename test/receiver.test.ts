@@ -15,7 +15,13 @@ let bDomain: string;
 async function customerOf(auth: string, local: string, domain: string, currencies: string[]) {
   const r = await call(ctx, 'POST', '/customers', {
     auth,
-    body: { platformCustomerId: `r-${Math.random().toString(36).slice(2)}`, customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', currencies, umaAddress: `$${local}@${domain}` },
+    body: {
+      platformCustomerId: `r-${Math.random().toString(36).slice(2)}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Bea Receiver',
+      currencies,
+      umaAddress: `$${local}@${domain}`,
+    },
   });
   expect(r.status).toBe(201);
   return r.body;
@@ -32,7 +38,10 @@ describe('receiver configuration (GET/PATCH /config)', () => {
     const fresh = (await call(ctx, 'GET', '/config', { auth: b.auth })).body;
     expect(fresh.requiredPayerDataFields).toEqual([]);
     expect(fresh.incomingPaymentApproval).toEqual({ required: false, requestedReceiverCustomerInfoFields: [], windowSeconds: 600 });
-    const r = await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'], incomingPaymentApproval: { windowSeconds: 120 } } });
+    const r = await call(ctx, 'PATCH', '/config', {
+      auth: b.auth,
+      body: { requiredPayerDataFields: ['FULL_NAME', 'BIRTH_DATE'], incomingPaymentApproval: { windowSeconds: 120 } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.requiredPayerDataFields).toEqual(['FULL_NAME', 'BIRTH_DATE']);
     expect(r.body.incomingPaymentApproval).toEqual({ required: false, requestedReceiverCustomerInfoFields: [], windowSeconds: 120 });
@@ -43,7 +52,10 @@ describe('receiver configuration (GET/PATCH /config)', () => {
     expectError(await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { incomingPaymentApproval: { windowSeconds: 5 } } }), 400, 'INVALID_INPUT');
     expectError(await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { incomingPaymentApproval: { sometimes: true } } }), 400, 'INVALID_INPUT');
     // Nothing changed by the refused requests; restore for the lookups below.
-    const after = await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY'], incomingPaymentApproval: { required: false, windowSeconds: 600 } } });
+    const after = await call(ctx, 'PATCH', '/config', {
+      auth: b.auth,
+      body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY'], incomingPaymentApproval: { required: false, windowSeconds: 600 } },
+    });
     expect(after.body.incomingPaymentApproval.windowSeconds).toBe(600);
   });
 });
@@ -122,9 +134,17 @@ describe('GET /receiver/external-account/{accountId}', () => {
     const lookup = (await call(ctx, 'GET', `/receiver/external-account/${iban.id}`)).body;
     expect(lookup.requiredPayerDataFields).toEqual(['FULL_NAME', 'BIRTH_DATE']);
     const info = { FULL_NAME: 'Ada Lovelace', BIRTH_DATE: '1815-12-10' };
-    const missing = expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: { FULL_NAME: 'Ada' } }), 400, 'MISSING_MANDATORY_USER_INFO');
+    const missing = expectError(
+      await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: { FULL_NAME: 'Ada' } }),
+      400,
+      'MISSING_MANDATORY_USER_INFO',
+    );
     expect(missing.details).toEqual({ field: 'senderCustomerInfo', missingFields: ['BIRTH_DATE'] });
-    const elsewhere = expectError(await quoteFromAccount(ctx, accounts.USD.id, other.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: info }), 400, 'INVALID_INPUT');
+    const elsewhere = expectError(
+      await quoteFromAccount(ctx, accounts.USD.id, other.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: info }),
+      400,
+      'INVALID_INPUT',
+    );
     expect(elsewhere.details.fields[0].field).toBe('lookupId');
     const ok = await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { lookupId: lookup.id, senderCustomerInfo: info });
     expect(ok.status).toBe(201);
@@ -145,7 +165,11 @@ describe('the Resolver interface (src/modules/receiver/resolver.ts)', () => {
     const resolver = createResolver(remote);
     const ex = ctx.container.db.executor();
     const far = await resolver.resolve(ex, 'SANDBOX', '$alice@wallet.example.com');
-    expect(far).toEqual({ address: '$alice@wallet.example.com', currencies: [{ code: 'EUR', minAmount: null, maxAmount: null }], requiredPayerDataFields: ['FULL_NAME'] });
+    expect(far).toEqual({
+      address: '$alice@wallet.example.com',
+      currencies: [{ code: 'EUR', minAmount: null, maxAmount: null }],
+      requiredPayerDataFields: ['FULL_NAME'],
+    });
     const bob = await customerOf(b.auth, 'bob.resolver', bDomain, ['USD']);
     expect((await resolver.resolve(ex, 'SANDBOX', bob.umaAddress)).hosted?.customer.id).toBe(bob.id);
     // A hosted domain is never remote: not another environment's, not an unknown user of it.

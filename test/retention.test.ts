@@ -16,32 +16,83 @@ describe('retention sweeper', async () => {
 
   async function event(daysAgo: number) {
     const id = newId('Webhook');
-    await db.tx((trx) => trx.insertInto('webhook_events').values({ id, ...scope, type: 'OUTGOING_PAYMENT', subject: null, body: `{"webhookId":"${id}"}`, created_at: at(daysAgo) }).execute());
+    await db.tx((trx) =>
+      trx
+        .insertInto('webhook_events')
+        .values({ id, ...scope, type: 'OUTGOING_PAYMENT', subject: null, body: `{"webhookId":"${id}"}`, created_at: at(daysAgo) })
+        .execute(),
+    );
     return id;
   }
   async function delivery(eventId: string, status: string, daysAgo: number, attempts: number) {
     const id = newId('Delivery');
     await db.tx(async (trx) => {
-      await trx.insertInto('webhook_deliveries').values({
-        id, ...scope, event_id: eventId, event_type: 'OUTGOING_PAYMENT', subject: null, url: null, status, attempt_count: attempts, last_status_code: null, last_error: null,
-        next_attempt_at: status === 'PENDING' ? at(daysAgo - 1) : null, delivered_at: null, resend_of: null, created_at: at(daysAgo + 1), updated_at: at(daysAgo),
-      }).execute();
+      await trx
+        .insertInto('webhook_deliveries')
+        .values({
+          id,
+          ...scope,
+          event_id: eventId,
+          event_type: 'OUTGOING_PAYMENT',
+          subject: null,
+          url: null,
+          status,
+          attempt_count: attempts,
+          last_status_code: null,
+          last_error: null,
+          next_attempt_at: status === 'PENDING' ? at(daysAgo - 1) : null,
+          delivered_at: null,
+          resend_of: null,
+          created_at: at(daysAgo + 1),
+          updated_at: at(daysAgo),
+        })
+        .execute();
       for (let n = 1; n <= attempts; n++) {
-        await trx.insertInto('webhook_attempts').values({ delivery_id: id, attempt_number: n, ...scope, attempted_at: at(daysAgo), url: 'https://example.com/hook', status_code: 500, latency_ms: 3, error: null, response_body: 'x'.repeat(4096) }).execute();
+        await trx
+          .insertInto('webhook_attempts')
+          .values({
+            delivery_id: id,
+            attempt_number: n,
+            ...scope,
+            attempted_at: at(daysAgo),
+            url: 'https://example.com/hook',
+            status_code: 500,
+            latency_ms: 3,
+            error: null,
+            response_body: 'x'.repeat(4096),
+          })
+          .execute();
       }
     });
     return id;
   }
   async function lookup(expiredDaysAgo: number) {
     const id = newId('Lookup');
-    await db.tx((trx) => trx.insertInto('receiver_lookups').values({
-      id, ...scope, kind: 'UMA', uma_address: '$someone@example.com', external_account_id: null, receiver_platform_id: null, receiver_customer_id: null,
-      sending_currency: 'USD', supported_currencies: '[]', required_payer_data_fields: '[]', expires_at: at(expiredDaysAgo), created_at: at(expiredDaysAgo),
-    }).execute());
+    await db.tx((trx) =>
+      trx
+        .insertInto('receiver_lookups')
+        .values({
+          id,
+          ...scope,
+          kind: 'UMA',
+          uma_address: '$someone@example.com',
+          external_account_id: null,
+          receiver_platform_id: null,
+          receiver_customer_id: null,
+          sending_currency: 'USD',
+          supported_currencies: '[]',
+          required_payer_data_fields: '[]',
+          expires_at: at(expiredDaysAgo),
+          created_at: at(expiredDaysAgo),
+        })
+        .execute(),
+    );
     return id;
   }
-  const ids = async (table: 'webhook_events' | 'webhook_deliveries' | 'receiver_lookups') => (await db.executor().selectFrom(table).select('id').execute()).map((r) => r.id).sort();
-  const attemptsOf = async (deliveryId: string) => (await db.executor().selectFrom('webhook_attempts').select('attempt_number').where('delivery_id', '=', deliveryId).execute()).length;
+  const ids = async (table: 'webhook_events' | 'webhook_deliveries' | 'receiver_lookups') =>
+    (await db.executor().selectFrom(table).select('id').execute()).map((r) => r.id).sort();
+  const attemptsOf = async (deliveryId: string) =>
+    (await db.executor().selectFrom('webhook_attempts').select('attempt_number').where('delivery_id', '=', deliveryId).execute()).length;
 
   it('removes old finished webhook history and expired lookups in batches, and keeps everything a pending delivery still needs', async () => {
     // Old and finished: goes, with its attempts and its event.

@@ -83,7 +83,12 @@ describe('quote expiry', () => {
     expect(JSON.parse(events[0].body).timestamp).toBe(clock.now().toISOString());
     expect(JSON.parse(events[0].body).transaction.updatedAt).toBe(q.expiresAt);
     await drainWebhooks(ctx);
-    expect(p.receiver.accepted().filter((e) => e.transaction?.id === q.transactionId).map((e) => e.transaction.status)).toEqual(['EXPIRED']);
+    expect(
+      p.receiver
+        .accepted()
+        .filter((e) => e.transaction?.id === q.transactionId)
+        .map((e) => e.transaction.status),
+    ).toEqual(['EXPIRED']);
     expectError(await call(ctx, 'POST', `/quotes/${q.id}/execute`, { auth: p.auth }), 400, 'QUOTE_EXPIRED');
 
     // The other platform: its own clock, its quote still PENDING, its expiry still 5 real minutes away.
@@ -127,7 +132,12 @@ describe('timed payouts', () => {
     expect(t.settledAt).toBe(done.body.now);
     expect(Date.parse(t.settledAt)).toBeGreaterThan(clock.now().getTime() + 3_600_000);
     await drainWebhooks(ctx);
-    expect(p.receiver.accepted().filter((e) => e.transaction?.id === q.transactionId).map((e) => e.transaction.status)).toEqual(['PROCESSING', 'COMPLETED']);
+    expect(
+      p.receiver
+        .accepted()
+        .filter((e) => e.transaction?.id === q.transactionId)
+        .map((e) => e.transaction.status),
+    ).toEqual(['PROCESSING', 'COMPLETED']);
   });
 
   it('one advance runs several due steps in time order, each at its own due time', async () => {
@@ -153,9 +163,15 @@ describe('approval windows and lookups', () => {
     const settings = { incomingPaymentApproval: { required: true, requestedReceiverCustomerInfoFields: [], windowSeconds: 300 } };
     expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: settings })).status).toBe(200);
     const domain = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.umaDomain;
-    const c = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'rita', customerType: 'INDIVIDUAL', fullName: 'Rita Receiver', currencies: ['USD'], umaAddress: `$rita@${domain}` } });
+    const c = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'rita', customerType: 'INDIVIDUAL', fullName: 'Rita Receiver', currencies: ['USD'], umaAddress: `$rita@${domain}` },
+    });
     await advance(p, 7_200);
-    const r = await call(ctx, 'POST', '/sandbox/uma/receive', { auth: p.auth, body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 } });
+    const r = await call(ctx, 'POST', '/sandbox/uma/receive', {
+      auth: p.auth,
+      body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 },
+    });
     expect(r.body.status).toBe('PENDING');
     expect(r.body.createdAt).toBe(new Date(clock.now().getTime() + 7_200_000).toISOString());
     await drainWebhooks(ctx);
@@ -170,11 +186,19 @@ describe('approval windows and lookups', () => {
   it('a receiver lookup expires 5 minutes after it was made on the platform’s clock', async () => {
     const p = await platform();
     const domain = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.umaDomain;
-    await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'bea', customerType: 'INDIVIDUAL', fullName: 'Bea', currencies: ['USD'], umaAddress: `$bea@${domain}` } });
+    await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'bea', customerType: 'INDIVIDUAL', fullName: 'Bea', currencies: ['USD'], umaAddress: `$bea@${domain}` },
+    });
     await advance(p, 86_400);
     const lookup = await call(ctx, 'GET', `/receiver/uma/$bea@${domain}`, { auth: p.auth });
     expect(lookup.status).toBe(200);
-    const row = await ctx.container.db.executor().selectFrom('receiver_lookups').select('expires_at').where('id', '=', lookup.body.id).executeTakeFirstOrThrow();
+    const row = await ctx.container.db
+      .executor()
+      .selectFrom('receiver_lookups')
+      .select('expires_at')
+      .where('id', '=', lookup.body.id)
+      .executeTakeFirstOrThrow();
     expect(row.expires_at).toBe(new Date(clock.now().getTime() + 86_400_000 + 300_000).toISOString());
   });
 });

@@ -9,7 +9,17 @@ import type { Scope } from '../src/common/scope.js';
 import { SANDBOX_LONG_PAYMENT_MS, SANDBOX_RETURN_MS } from '../src/rails/sandbox.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
-import { balance, drainPayments, drainWebhooks, externalAccount, fundedCustomer, getTransaction, quoteFromAccount, webhookReceiver, webhookStatuses } from './helpers/payments.js';
+import {
+  balance,
+  drainPayments,
+  drainWebhooks,
+  externalAccount,
+  fundedCustomer,
+  getTransaction,
+  quoteFromAccount,
+  webhookReceiver,
+  webhookStatuses,
+} from './helpers/payments.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const clock = manualClock(new Date());
@@ -45,7 +55,14 @@ async function legs(id: string, s: Scope = scope) {
   const { transfers } = await ctx.container.ledger.transfersOf(s, id);
   const names = new Map<string, number>();
   const name = (a: string) => (names.has(a) ? names.get(a)! : (names.set(a, names.size), names.size - 1));
-  return transfers.map((t) => ({ phase: t.phase, code: t.code, currency: t.currency, amount: t.amount, debit: name(t.debitAccountId), credit: name(t.creditAccountId) }));
+  return transfers.map((t) => ({
+    phase: t.phase,
+    code: t.code,
+    currency: t.currency,
+    amount: t.amount,
+    debit: name(t.debitAccountId),
+    credit: name(t.creditAccountId),
+  }));
 }
 
 /** What the two sides must share: status, reason, refund shape, webhooks, history steps, ledger legs and the payer's balance. */
@@ -80,7 +97,12 @@ describe('complete', () => {
     expect(res.body.settledAt).toBe(clock.now().toISOString());
     const byHelper = await outcome(forced.id, forced.payer);
     expect(byHelper).toEqual(byRail);
-    expect(byHelper).toMatchObject({ status: 'COMPLETED', hooks: ['PROCESSING', 'COMPLETED'], history: ['PENDING→PROCESSING', 'PROCESSING→COMPLETED'], balance: 30_000 });
+    expect(byHelper).toMatchObject({
+      status: 'COMPLETED',
+      hooks: ['PROCESSING', 'COMPLETED'],
+      history: ['PENDING→PROCESSING', 'PROCESSING→COMPLETED'],
+      balance: 30_000,
+    });
     const causes = (await ctx.container.services.transactions.history(scope, forced.id)).map((h) => h.cause);
     expect(causes[1]).toMatch(/test helper/);
 
@@ -119,7 +141,10 @@ describe('fail', () => {
   it('records the failureReason given; without a body the default; the reservation is voided either way', async () => {
     const timed = await payout('003');
     const forced = await payout('003');
-    expect((await helper('fail', timed.id, { failureReason: 'PAY_REQUEST_FAILED' })).body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    expect((await helper('fail', timed.id, { failureReason: 'PAY_REQUEST_FAILED' })).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PAY_REQUEST_FAILED',
+    });
     expect((await helper('fail', forced.id)).status).toBe(200);
     const a = await outcome(timed.id, timed.payer);
     const b = await outcome(forced.id, forced.payer);
@@ -149,7 +174,11 @@ describe('return', () => {
     expect((await getTransaction(ctx, forced.id)).status).toBe('COMPLETED');
     const res = await helper('return', forced.id, {});
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'FAILED', failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: { status: 'COMPLETED', reason: 'PAYMENT_RETURNED' } });
+    expect(res.body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'COUNTERPARTY_POST_TX_FAILED',
+      refund: { status: 'COMPLETED', reason: 'PAYMENT_RETURNED' },
+    });
     const byHelper = await outcome(forced.id, forced.payer);
     expect(byHelper).toEqual(byRail);
     expect(byHelper).toMatchObject({ hooks: ['PROCESSING', 'COMPLETED', 'FAILED'], balance: 50_000 });
@@ -191,10 +220,19 @@ describe('approval-timeout', () => {
   async function arrival(p: TestPlatform, domain: string, local: string) {
     const c = await call(ctx, 'POST', '/customers', {
       auth: p.auth,
-      body: { platformCustomerId: `in-${local}`, customerType: 'INDIVIDUAL', fullName: 'Rita Receiver', currencies: ['USD'], umaAddress: `$${local}@${domain}` },
+      body: {
+        platformCustomerId: `in-${local}`,
+        customerType: 'INDIVIDUAL',
+        fullName: 'Rita Receiver',
+        currencies: ['USD'],
+        umaAddress: `$${local}@${domain}`,
+      },
     });
     expect(c.status).toBe(201);
-    const r = await call(ctx, 'POST', '/sandbox/uma/receive', { auth: p.auth, body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 } });
+    const r = await call(ctx, 'POST', '/sandbox/uma/receive', {
+      auth: p.auth,
+      body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 },
+    });
     expect(r.body.status).toBe('PENDING');
     await drainWebhooks(ctx);
     return r.body.id as string;
@@ -202,8 +240,13 @@ describe('approval-timeout', () => {
   async function state(p: TestPlatform, r: WebhookReceiver, id: string) {
     await drainWebhooks(ctx);
     const tx = (await call(ctx, 'GET', `/transactions/${id}`, { auth: p.auth })).body;
-    const history = (await ctx.container.services.transactions.history({ platformId: p.platformId, environment: 'SANDBOX' }, id)).map((h) => `${h.from}→${h.to}`);
-    const hooks = r.accepted().filter((e) => e.transaction?.id === id).map((e) => e.transaction.status);
+    const history = (await ctx.container.services.transactions.history({ platformId: p.platformId, environment: 'SANDBOX' }, id)).map(
+      (h) => `${h.from}→${h.to}`,
+    );
+    const hooks = r
+      .accepted()
+      .filter((e) => e.transaction?.id === id)
+      .map((e) => e.transaction.status);
     return { status: tx.status, failureReason: tx.failureReason, history, hooks, legs: await legs(id, { platformId: p.platformId, environment: 'SANDBOX' }) };
   }
 

@@ -27,7 +27,14 @@ afterEach(() => expectLedgerBalanced(ctx));
 async function jitQuote(suffix = '000', currency = 'USD', amount = 10_000) {
   const { customer } = await fundedCustomer(ctx, ['USD'], 0);
   const destination = await externalAccount(ctx, 'CLABE', suffix, { customerId: customer.id });
-  const res = await call(ctx, 'POST', '/quotes', { body: { source: { sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency }, destination: { accountId: destination.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount } });
+  const res = await call(ctx, 'POST', '/quotes', {
+    body: {
+      source: { sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency },
+      destination: { accountId: destination.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+    },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -63,7 +70,11 @@ describe('POST /sandbox/send', () => {
     const q = await jitQuote();
     const res = await send({ quoteId: q.id, currencyCode: 'USD', currencyAmount: 9_999 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH', refund: { status: 'COMPLETED', reason: 'FUNDING_AMOUNT_MISMATCH' } });
+    expect(res.body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'FUNDING_AMOUNT_MISMATCH',
+      refund: { status: 'COMPLETED', reason: 'FUNDING_AMOUNT_MISMATCH' },
+    });
     expect((await call(ctx, 'GET', `/quotes/${q.id}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH' });
     expect(await webhookStatuses(ctx, receiver, q.transactionId)).toEqual(['FAILED']);
     expectError(await send({ quoteId: q.id, currencyCode: 'USD' }), 409, 'QUOTE_NOT_PENDING');

@@ -26,7 +26,8 @@ describe('secrets at rest', async () => {
   const ctx = await testContext();
   const db = () => ctx.container.db.executor();
   const passport = (holder: string) => ({ documentHolder: holder, documentType: 'PASSPORT', country: 'GB', side: 'FRONT' });
-  const download = (id: string) => ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/documents/${id}/content`, headers: { authorization: ctx.platform.auth } });
+  const download = (id: string) =>
+    ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/documents/${id}/content`, headers: { authorization: ctx.platform.auth } });
 
   it('stores document bytes sealed, and answers the original bytes', async () => {
     const customer = await createCustomer(ctx);
@@ -41,7 +42,12 @@ describe('secrets at rest', async () => {
 
   it('stores the webhook private key sealed; signatures still verify with the public key', async () => {
     const config = await call(ctx, 'GET', '/config');
-    const row = await db().selectFrom('webhook_keys').select('private_key_pem').where('platform_id', '=', ctx.platform.platformId).where('environment', '=', 'SANDBOX').executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('webhook_keys')
+      .select('private_key_pem')
+      .where('platform_id', '=', ctx.platform.platformId)
+      .where('environment', '=', 'SANDBOX')
+      .executeTakeFirstOrThrow();
     expect(row.private_key_pem).toMatch(/^enc:v1:/);
     expect(row.private_key_pem).not.toContain('PRIVATE KEY');
     const signer = await ctx.container.webhooks.keys.signer({ platformId: ctx.platform.platformId, environment: 'SANDBOX' });
@@ -75,7 +81,14 @@ describe('secrets at rest', async () => {
 });
 
 describe('first start and credentials.json', () => {
-  const credentials = { platformId: 'Platform:1', clientId: 'corr_test_abc', clientSecret: 'cs_very_secret', environment: 'SANDBOX' as const, dashboardEmail: 'admin@localhost', dashboardPassword: 'pw-very-secret' };
+  const credentials = {
+    platformId: 'Platform:1',
+    clientId: 'corr_test_abc',
+    clientSecret: 'cs_very_secret',
+    environment: 'SANDBOX' as const,
+    dashboardEmail: 'admin@localhost',
+    dashboardPassword: 'pw-very-secret',
+  };
 
   it('prints the secret and the password only to a terminal; otherwise says where credentials.json is', () => {
     const piped = firstStartLines(credentials, { terminal: false, dataDir: '/srv/corridor', base: 'http://x' }).join('\n');

@@ -19,7 +19,12 @@ async function send(ctx: TestContext, op: Operation, path: string, auth: string 
   if (auth) headers.authorization = auth;
   const withBody = body !== undefined && op.body !== undefined;
   if (withBody) headers['content-type'] = 'application/json';
-  const res = await ctx.app.inject({ method: op.method as 'GET', url: `${API_PREFIX}${path}`, headers, ...(withBody ? { payload: JSON.stringify(body) } : {}) });
+  const res = await ctx.app.inject({
+    method: op.method as 'GET',
+    url: `${API_PREFIX}${path}`,
+    headers,
+    ...(withBody ? { payload: JSON.stringify(body) } : {}),
+  });
   let parsed: any;
   try {
     parsed = res.body ? JSON.parse(res.body) : undefined;
@@ -110,7 +115,8 @@ describe('security matrix over every route of the OpenAPI document', async () =>
   });
 
   /** Routes whose path names objects by id (a UMA address is public by design: paying it is the point). */
-  const addressesObjects = (op: Operation) => op.pathParams.length > 0 && op.pathParams.every((p) => /Id$/.test(p.name)) && op.body?.contentType !== 'multipart/form-data';
+  const addressesObjects = (op: Operation) =>
+    op.pathParams.length > 0 && op.pathParams.every((p) => /Id$/.test(p.name)) && op.body?.contentType !== 'multipart/form-data';
 
   /** A request of `op` aimed at the given objects, with a schema-valid body so the lookup decides. */
   async function aimed(op: Operation, auth: string, f: Fixtures, ownerAuth: string, seedBase: number): Promise<Sent & { sentIds: string[] }> {
@@ -144,7 +150,22 @@ describe('security matrix over every route of the OpenAPI document', async () =>
       if (res.status === 200) expect(res.body.totalCount, op.label).toBe(0);
       for (const id of fb.all) if (!Object.values(q).includes(id)) expect(JSON.stringify(res.body), `${op.label} leaks ${id}`).not.toContain(id);
     }
-    const owner = await call(ctx, 'POST', '/beneficial-owners', { body: { customerId: fb.ids.customerId, roles: ['UBO'], ownershipPercentage: 10, personalInfo: { firstName: 'A', lastName: 'B', birthDate: '1980-01-01', nationality: 'US', address: { line1: 'x', postalCode: '1', country: 'US' }, idType: 'SSN', identifier: '123456789' } } });
+    const owner = await call(ctx, 'POST', '/beneficial-owners', {
+      body: {
+        customerId: fb.ids.customerId,
+        roles: ['UBO'],
+        ownershipPercentage: 10,
+        personalInfo: {
+          firstName: 'A',
+          lastName: 'B',
+          birthDate: '1980-01-01',
+          nationality: 'US',
+          address: { line1: 'x', postalCode: '1', country: 'US' },
+          idType: 'SSN',
+          identifier: '123456789',
+        },
+      },
+    });
     expect(owner.status).toBe(404);
   });
 
@@ -161,7 +182,12 @@ describe('security matrix over every route of the OpenAPI document', async () =>
 describe('failed authentications are limited per client address and client id', async () => {
   const ctx = await testContext({ env: { AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' } });
   const get = (remoteAddress: string, authorization?: string, cookie?: string) =>
-    ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/customers`, remoteAddress, headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) } });
+    ctx.app.inject({
+      method: 'GET',
+      url: `${API_PREFIX}/customers`,
+      remoteAddress,
+      headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) },
+    });
   const bad = basic('corr_test_000000000000000000000000', 'nope-nope-nope-nope-nope');
   const otherBad = basic('corr_test_111111111111111111111111', 'nope-nope-nope-nope-nope');
 
@@ -179,7 +205,12 @@ describe('failed authentications are limited per client address and client id', 
   });
 
   it('never refuses a credential that verifies, from a limited address and client id included', async () => {
-    const token = await ctx.container.services.tokens.issue({ platformId: ctx.platform.platformId, environment: 'SANDBOX', name: 'rotated', permissions: ['VIEW'] });
+    const token = await ctx.container.services.tokens.issue({
+      platformId: ctx.platform.platformId,
+      environment: 'SANDBOX',
+      name: 'rotated',
+      permissions: ['VIEW'],
+    });
     const wrongSecret = basic(token.row.client_id, 'an-old-secret-an-old-secret');
     const right = basic(token.row.client_id, token.clientSecret);
     // A client deployed with an old secret keeps failing; its corrected deployment shares its address.
@@ -206,7 +237,12 @@ describe('response headers', async () => {
   it('every API answer forbids sniffing, framing, referrers, caching and any active content', async () => {
     const refusedByRouter = await call(ctx, 'GET', `/customers/${'a'.repeat(300)}`);
     expect(refusedByRouter.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
-    for (const res of [await call(ctx, 'GET', '/customers'), await call(ctx, 'GET', '/customers', { auth: null }), await call(ctx, 'GET', '/no-such-route'), refusedByRouter]) {
+    for (const res of [
+      await call(ctx, 'GET', '/customers'),
+      await call(ctx, 'GET', '/customers', { auth: null }),
+      await call(ctx, 'GET', '/no-such-route'),
+      refusedByRouter,
+    ]) {
       expect(res.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'x-frame-options': 'DENY',

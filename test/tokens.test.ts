@@ -72,7 +72,11 @@ describe('tokens and authentication', async () => {
 
     it('a token gets at most the permissions of its creator', async () => {
       const manageOnly = await ctx.platform.token(['MANAGE']);
-      const err = expectError(await call(ctx, 'POST', '/tokens', { auth: manageOnly, body: { name: 'escalate', permissions: ['TRANSACT'] } }), 403, 'PERMISSION_NOT_GRANTABLE');
+      const err = expectError(
+        await call(ctx, 'POST', '/tokens', { auth: manageOnly, body: { name: 'escalate', permissions: ['TRANSACT'] } }),
+        403,
+        'PERMISSION_NOT_GRANTABLE',
+      );
       expect(err.details.permissions).toEqual(['TRANSACT']);
       expect((await call(ctx, 'POST', '/tokens', { auth: manageOnly, body: { name: 'ok', permissions: ['MANAGE'] } })).status).toBe(201);
     });
@@ -176,7 +180,8 @@ describe('tokens and authentication', async () => {
       }
       const first = await call(ctx, 'GET', '/tokens', { query: { name: 'paged', limit: 2 } });
       // A cursor of the customers list, which holds two customers.
-      for (const id of ['cursor-a', 'cursor-b']) await call(ctx, 'POST', '/customers', { body: { platformCustomerId: id, customerType: 'INDIVIDUAL', fullName: 'C' } });
+      for (const id of ['cursor-a', 'cursor-b'])
+        await call(ctx, 'POST', '/customers', { body: { platformCustomerId: id, customerType: 'INDIVIDUAL', fullName: 'C' } });
       const customerCursor = (await call(ctx, 'GET', '/customers', { query: { limit: 1 } })).body.nextCursor;
       for (const [cursor, query] of [
         ['never-issued', {}],

@@ -18,9 +18,17 @@ describe('GET /transactions', () => {
     const iban = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id });
     const start = new Date().toISOString();
     const ids: string[] = [];
-    ids.push((await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 100 } })).body.id);
-    ids.push((await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: failing.id }, amount: 100 } })).body.id);
-    ids.push((await call(ctx, 'POST', '/transfer-in', { body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 100 } })).body.id);
+    ids.push(
+      (await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 100 } })).body
+        .id,
+    );
+    ids.push(
+      (await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: failing.id }, amount: 100 } })).body
+        .id,
+    );
+    ids.push(
+      (await call(ctx, 'POST', '/transfer-in', { body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 100 } })).body.id,
+    );
     ids.push((await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000)).body.transactionId);
     const q = (query: Record<string, string | number>) => call(ctx, 'GET', '/transactions', { query });
     const idsOf = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((t) => t.id);
@@ -46,14 +54,47 @@ describe('GET /transactions', () => {
     const quote = (await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { description: 'gift' })).body;
     await call(ctx, 'POST', `/quotes/${quote.id}/execute`);
     const tx = (await call(ctx, 'GET', `/transactions/${quote.transactionId}`)).body;
-    for (const field of ['id', 'status', 'type', 'source', 'destination', 'customerId', 'platformCustomerId', 'sentAmount', 'receivedAmount', 'settledAt', 'createdAt', 'updatedAt', 'description', 'counterpartyInformation', 'reconciliationInstructions', 'exchangeRate', 'fees', 'quoteId', 'paymentInstructions', 'refund', 'rateDetails', 'failureReason']) {
+    for (const field of [
+      'id',
+      'status',
+      'type',
+      'source',
+      'destination',
+      'customerId',
+      'platformCustomerId',
+      'sentAmount',
+      'receivedAmount',
+      'settledAt',
+      'createdAt',
+      'updatedAt',
+      'description',
+      'counterpartyInformation',
+      'reconciliationInstructions',
+      'exchangeRate',
+      'fees',
+      'quoteId',
+      'paymentInstructions',
+      'refund',
+      'rateDetails',
+      'failureReason',
+    ]) {
       expect(tx, field).toHaveProperty(field);
     }
-    expect(tx).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', quoteId: quote.id, exchangeRate: quote.exchangeRate, fees: quote.feesIncluded, rateDetails: quote.rateDetails });
+    expect(tx).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'QUOTE_EXECUTION_FAILED',
+      quoteId: quote.id,
+      exchangeRate: quote.exchangeRate,
+      fees: quote.feesIncluded,
+      rateDetails: quote.rateDetails,
+    });
     expect(tx.sentAmount).toEqual({ amount: 1_000, currency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 } });
     expect(tx.receivedAmount.currency.code).toBe('EUR');
     const history = await ctx.container.services.transactions.history({ platformId: ctx.platform.platformId, environment: 'SANDBOX' }, tx.id);
-    expect(history.map((h) => [h.from, h.to])).toEqual([['PENDING', 'PROCESSING'], ['PROCESSING', 'FAILED']]);
+    expect(history.map((h) => [h.from, h.to])).toEqual([
+      ['PENDING', 'PROCESSING'],
+      ['PROCESSING', 'FAILED'],
+    ]);
     expect(history.every((h) => h.cause.length > 0 && h.at)).toBe(true);
     const other = await ctx.newPlatform('Other');
     expectError(await call(ctx, 'GET', `/transactions/${tx.id}`, { auth: other.auth }), 404, 'TRANSACTION_NOT_FOUND');

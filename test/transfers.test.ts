@@ -21,15 +21,28 @@ describe('transfer-out', () => {
   it('pays out every field of the Transaction; the balance drops by the amount', async () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 10_000);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
-    const res = await call(ctx, 'POST', '/transfer-out', { body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 3_000, description: 'payroll' } });
+    const res = await call(ctx, 'POST', '/transfer-out', {
+      body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 3_000, description: 'payroll' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      status: 'COMPLETED', type: 'OUTGOING', customerId: customer.id, platformCustomerId: customer.platformCustomerId,
+      status: 'COMPLETED',
+      type: 'OUTGOING',
+      customerId: customer.id,
+      platformCustomerId: customer.platformCustomerId,
       source: { sourceType: 'ACCOUNT', accountId: accounts.USD.id, currency: 'USD' },
       destination: { destinationType: 'ACCOUNT', accountId: bank.id, currency: 'USD', paymentRail: 'ACH' },
-      sentAmount: { amount: 3_000, currency: { code: 'USD' } }, receivedAmount: { amount: 3_000 },
-      description: 'payroll', exchangeRate: 1, fees: 0, quoteId: null, rateDetails: null, failureReason: null, paymentInstructions: [],
-      counterpartyInformation: { FULL_NAME: 'Ada Lovelace' }, reconciliationInstructions: { reference: expect.stringMatching(/^CRD/) },
+      sentAmount: { amount: 3_000, currency: { code: 'USD' } },
+      receivedAmount: { amount: 3_000 },
+      description: 'payroll',
+      exchangeRate: 1,
+      fees: 0,
+      quoteId: null,
+      rateDetails: null,
+      failureReason: null,
+      paymentInstructions: [],
+      counterpartyInformation: { FULL_NAME: 'Ada Lovelace' },
+      reconciliationInstructions: { reference: expect.stringMatching(/^CRD/) },
     });
     expect(await balance(ctx, accounts.USD.id)).toBe(7_000);
     await expectLedgerBalanced(ctx);
@@ -67,7 +80,14 @@ describe('transfer-in', () => {
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
     const res = await pull(bank.id, accounts.USD.id, 12_345);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', customerId: customer.id, source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, receivedAmount: { amount: 12_345 } });
+    expect(res.body).toMatchObject({
+      type: 'INCOMING',
+      status: 'COMPLETED',
+      customerId: customer.id,
+      source: { accountId: bank.id },
+      destination: { accountId: accounts.USD.id },
+      receivedAmount: { amount: 12_345 },
+    });
     expect(await balance(ctx, accounts.USD.id)).toBe(12_345);
     await expectLedgerBalanced(ctx);
   });

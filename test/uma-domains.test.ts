@@ -62,7 +62,10 @@ describe('UMA domains', async () => {
     // Asking again keeps the token (the platform may already have published it).
     expect((await call(ctx, 'PATCH', '/config', { auth: p.prod, body: { umaDomain: 'pay.bank.example' } })).body.umaDomainClaim.token).toBe(claim.token);
     // Not usable: an address on it is refused.
-    const customer = await call(ctx, 'POST', '/customers', { auth: p.prod, body: { platformCustomerId: 'c1', customerType: 'INDIVIDUAL', fullName: 'Ada', umaAddress: '$ada@pay.bank.example' } });
+    const customer = await call(ctx, 'POST', '/customers', {
+      auth: p.prod,
+      body: { platformCustomerId: 'c1', customerType: 'INDIVIDUAL', fullName: 'Ada', umaAddress: '$ada@pay.bank.example' },
+    });
     expect(expectError(customer, 400, 'INVALID_INPUT').details.fields[0].field).toBe('umaAddress');
 
     // Nothing published yet: 409 with what was tried.
@@ -72,7 +75,9 @@ describe('UMA domains', async () => {
       'TXT _corridor-uma-domain.pay.bank.example: ENOTFOUND',
     ]);
     web.set(claim.wellKnownUrl, 'someone-elses-token');
-    expect(expectError(await call(ctx, 'POST', '/config/uma-domain/verify', { auth: p.prod }), 409, 'UMA_DOMAIN_NOT_PROVEN').details.tried[0]).toContain('not the token');
+    expect(expectError(await call(ctx, 'POST', '/config/uma-domain/verify', { auth: p.prod }), 409, 'UMA_DOMAIN_NOT_PROVEN').details.tried[0]).toContain(
+      'not the token',
+    );
 
     // Published over HTTPS: the domain is the platform's, and existing addresses follow it.
     const existing = await call(ctx, 'POST', '/customers', { auth: p.prod, body: { platformCustomerId: 'c2', customerType: 'INDIVIDUAL', fullName: 'Bea' } });
@@ -81,7 +86,14 @@ describe('UMA domains', async () => {
     expect(proven.status).toBe(200);
     expect(proven.body).toMatchObject({ umaDomain: 'pay.bank.example', umaDomainClaim: null });
     expect((await call(ctx, 'GET', `/customers/${existing.body.id}`, { auth: p.prod })).body.umaAddress).toMatch(/@pay\.bank\.example$/);
-    expect((await call(ctx, 'POST', '/customers', { auth: p.prod, body: { platformCustomerId: 'c3', customerType: 'INDIVIDUAL', fullName: 'Ada', umaAddress: '$ada@pay.bank.example' } })).status).toBe(201);
+    expect(
+      (
+        await call(ctx, 'POST', '/customers', {
+          auth: p.prod,
+          body: { platformCustomerId: 'c3', customerType: 'INDIVIDUAL', fullName: 'Ada', umaAddress: '$ada@pay.bank.example' },
+        })
+      ).status,
+    ).toBe(201);
     expect(fetched).toContain(claim.wellKnownUrl);
   });
 

@@ -40,8 +40,13 @@ const SENDER_INFO = { FULL_NAME: 'Ada Lovelace', NATIONALITY: 'GB' };
 async function platformB(settings: Record<string, unknown>, local = `bea${Math.random().toString(36).slice(2, 8)}`) {
   const b = await ctx.newPlatform('Beta');
   const { receiver, domain } = await hooksFor(b);
-  expect((await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY'], ...settings } })).status).toBe(200);
-  const bea = await call(ctx, 'POST', '/customers', { auth: b.auth, body: { platformCustomerId: `b-${local}`, customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', currencies: ['EUR'], umaAddress: `$${local}@${domain}` } });
+  expect((await call(ctx, 'PATCH', '/config', { auth: b.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY'], ...settings } })).status).toBe(
+    200,
+  );
+  const bea = await call(ctx, 'POST', '/customers', {
+    auth: b.auth,
+    body: { platformCustomerId: `b-${local}`, customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', currencies: ['EUR'], umaAddress: `$${local}@${domain}` },
+  });
   expect(bea.status).toBe(201);
   const accounts = await call(ctx, 'GET', '/customers/internal-accounts', { auth: b.auth, query: { customerId: bea.body.id } });
   return { b, receiver, bea: bea.body, eurAccount: accounts.body.data[0].id as string };
@@ -56,7 +61,12 @@ async function quoteTo(address: string, extra: Record<string, unknown> = {}) {
     body: {
       source: { sourceType: 'ACCOUNT', accountId: accounts.USD.id },
       destination: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'EUR' },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, lookupId: lookup.body.id, senderCustomerInfo: SENDER_INFO, description: 'dinner', ...extra,
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+      lookupId: lookup.body.id,
+      senderCustomerInfo: SENDER_INFO,
+      description: 'dinner',
+      ...extra,
     },
   });
   return { customer, usd: accounts.USD.id as string, lookup: lookup.body, quote };
@@ -71,7 +81,10 @@ async function incomingOf(b: TestPlatform, customerId: string) {
 async function statuses(receiver: WebhookReceiver, id: string) {
   await drainWebhooks(ctx);
   expect(receiver.requests.every((r) => r.verified)).toBe(true);
-  return receiver.accepted().filter((e) => e.transaction?.id === id).map((e) => `${e.type}:${e.transaction.status}`);
+  return receiver
+    .accepted()
+    .filter((e) => e.transaction?.id === id)
+    .map((e) => `${e.type}:${e.transaction.status}`);
 }
 
 async function drainIncoming() {
@@ -83,17 +96,33 @@ describe('A pays B by UMA address, USD → EUR', () => {
     const { b, receiver, bea, eurAccount } = await platformB({});
     const { customer, usd, quote } = await quoteTo(bea.umaAddress);
     expect(quote.status).toBe(201);
-    expect(quote.body).toMatchObject({ status: 'PENDING', destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress, currency: 'EUR' }, senderCustomerInfo: SENDER_INFO, sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'EUR' } });
+    expect(quote.body).toMatchObject({
+      status: 'PENDING',
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress, currency: 'EUR' },
+      senderCustomerInfo: SENDER_INFO,
+      sendingCurrency: { code: 'USD' },
+      receivingCurrency: { code: 'EUR' },
+    });
     const executed = await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`);
     expect(executed.status).toBe(200);
     expect(executed.body.status).toBe('COMPLETED');
     const sent = (await call(ctx, 'GET', `/transactions/${quote.body.transactionId}`)).body;
-    expect(sent).toMatchObject({ type: 'OUTGOING', status: 'COMPLETED', customerId: customer.id, destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress } });
+    expect(sent).toMatchObject({
+      type: 'OUTGOING',
+      status: 'COMPLETED',
+      customerId: customer.id,
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress },
+    });
     expect(await balance(ctx, usd)).toBe(90_000);
 
     const got = await incomingOf(b, bea.id);
     expect(got).toMatchObject({
-      status: 'COMPLETED', customerId: bea.id, quoteId: null, fees: 0, description: 'dinner', counterpartyInformation: SENDER_INFO,
+      status: 'COMPLETED',
+      customerId: bea.id,
+      quoteId: null,
+      fees: 0,
+      description: 'dinner',
+      counterpartyInformation: SENDER_INFO,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: customer.umaAddress, currency: 'USD' },
       destination: { destinationType: 'ACCOUNT', accountId: eurAccount, currency: 'EUR' },
       sentAmount: { amount: 10_000, currency: { code: 'USD' } },
@@ -113,7 +142,9 @@ describe('A pays B by UMA address, USD → EUR', () => {
 
   it("a customer of the sender's own platform: both sides in one platform, one ledger", async () => {
     const domain = (await call(ctx, 'GET', '/config')).body.umaDomain;
-    const own = await call(ctx, 'POST', '/customers', { body: { platformCustomerId: 'own-receiver', customerType: 'INDIVIDUAL', fullName: 'Olga Own', currencies: ['EUR'], umaAddress: `$olga@${domain}` } });
+    const own = await call(ctx, 'POST', '/customers', {
+      body: { platformCustomerId: 'own-receiver', customerType: 'INDIVIDUAL', fullName: 'Olga Own', currencies: ['EUR'], umaAddress: `$olga@${domain}` },
+    });
     const { quote } = await quoteTo(own.body.umaAddress, { immediatelyExecute: true, senderCustomerInfo: undefined });
     expect(quote.body.status).toBe('COMPLETED');
     const got = await incomingOf(ctx.platform, own.body.id);
@@ -132,7 +163,10 @@ describe('A pays B by UMA address, USD → EUR', () => {
     const base = {
       source: { accountId: accounts.USD.id },
       destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress, currency: 'EUR' },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, lookupId: lookup.id, senderCustomerInfo: SENDER_INFO,
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+      lookupId: lookup.id,
+      senderCustomerInfo: SENDER_INFO,
     };
     const post = (b: Record<string, unknown>) => call(ctx, 'POST', '/quotes', { body: { ...base, ...b } });
     const field = async (b: Record<string, unknown>) => expectError(await post(b), 400, 'INVALID_INPUT').details.fields[0].field;
@@ -151,7 +185,11 @@ describe('A pays B by UMA address, USD → EUR', () => {
     // The receiver's limits (from its lookup).
     const limited = await platformB({ currencies: [{ currencyCode: 'EUR', maxAmount: 500 }] });
     const l2 = (await call(ctx, 'GET', `/receiver/uma/${limited.bea.umaAddress}`)).body;
-    const tooMuch = expectError(await post({ destination: { destinationType: 'UMA_ADDRESS', umaAddress: limited.bea.umaAddress, currency: 'EUR' }, lookupId: l2.id }), 400, 'AMOUNT_OUTSIDE_LIMITS');
+    const tooMuch = expectError(
+      await post({ destination: { destinationType: 'UMA_ADDRESS', umaAddress: limited.bea.umaAddress, currency: 'EUR' }, lookupId: l2.id }),
+      400,
+      'AMOUNT_OUTSIDE_LIMITS',
+    );
     expect(tooMuch.details).toMatchObject({ receiver: true, maxAmount: 500, currency: 'EUR' });
     // Expiry: 5 minutes.
     clock.advance(5 * 60_000);
@@ -209,7 +247,10 @@ describe('B asks for approval', () => {
     await drainWebhooks(ctx);
     clock.advance(120_000);
     await drainIncoming();
-    expect((await call(ctx, 'GET', `/transactions/${got.id}`, { auth: b.auth })).body).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    expect((await call(ctx, 'GET', `/transactions/${got.id}`, { auth: b.auth })).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PAYMENT_APPROVAL_TIMED_OUT',
+    });
     const sent = (await call(ctx, 'GET', `/transactions/${quote.body.transactionId}`)).body;
     expect(sent).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT', refund: { status: 'COMPLETED' } });
     expect(await balance(ctx, usd)).toBe(100_000);
@@ -247,7 +288,11 @@ describe('a sender failed by an operator while B decides', () => {
     const { b, bea, eurAccount } = await platformB({ incomingPaymentApproval: { required: true } });
     const { usd, quote } = await quoteTo(bea.umaAddress);
     await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`);
-    await ctx.container.payments.engine.operate(quote.body.transactionId, { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'operator failed it');
+    await ctx.container.payments.engine.operate(
+      quote.body.transactionId,
+      { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' },
+      'operator failed it',
+    );
     expect(await balance(ctx, usd)).toBe(100_000);
     const got = await incomingOf(b, bea.id);
     const answer = await call(ctx, 'POST', `/transactions/${got.id}/approve`, { auth: b.auth });
@@ -269,7 +314,11 @@ describe('a sender failed by an operator while B decides', () => {
     const holding = new Promise<number | null>((r) => (operated = r));
     const operator = db.tx(async (trx) => {
       const pid = db.dialect === 'postgres' ? Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid) : null;
-      await ctx.container.payments.engine.operate(quote.body.transactionId, { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'operator failed it');
+      await ctx.container.payments.engine.operate(
+        quote.body.transactionId,
+        { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' },
+        'operator failed it',
+      );
       operated(pid);
       await gate;
     });
@@ -279,7 +328,9 @@ describe('a sender failed by an operator while B decides', () => {
     if (pid !== null) {
       // Wait until the approval is blocked by the operator's row lock (PostgreSQL); SQLite writes are serial.
       for (let i = 0; ; i++) {
-        const blocked = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(db.admin);
+        const blocked = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(
+          db.admin,
+        );
         if (blocked.rows[0]!.n > 0) break;
         if (i > 250) throw new Error('the approval never waited for the operator');
         await new Promise((r) => setTimeout(r, 20));
@@ -307,7 +358,11 @@ describe('routing and sandbox outcomes', () => {
     expect((await incomingOf(b, bea.id)).status).toBe('COMPLETED');
     const out = (await call(ctx, 'GET', '/transactions', { auth: b.auth, query: { customerId: bea.id, type: 'OUTGOING' } })).body.data;
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ status: 'COMPLETED', destination: { accountId: iban.body.id, currency: 'EUR' }, sentAmount: { amount: quote.body.totalReceivingAmount } });
+    expect(out[0]).toMatchObject({
+      status: 'COMPLETED',
+      destination: { accountId: iban.body.id, currency: 'EUR' },
+      sentAmount: { amount: quote.body.totalReceivingAmount },
+    });
     expect(await balance(ctx, eurAccount, b.auth)).toBe(0);
     await expectLedgerBalanced(ctx);
   });
@@ -317,7 +372,7 @@ describe('routing and sandbox outcomes', () => {
     const { usd, quote } = await quoteTo(bea.umaAddress);
     expect((await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`)).body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
     expect(await balance(ctx, usd)).toBe(100_000);
-    expect((await incomingOf(b, bea.id))).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    expect(await incomingOf(b, bea.id)).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
     await expectLedgerBalanced(ctx);
   });
 

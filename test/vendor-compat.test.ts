@@ -106,13 +106,27 @@ describe('the vendor account types are the spec types under another name', () =>
     expect(mxn.body.accountInfo).toMatchObject({ accountType: 'CLABE', clabeNumber: '002180100000006000', paymentRails: ['SPEI'], countries: ['MX'] });
     const brl = await create('BRL', brlAccount());
     expect(brl.status, JSON.stringify(brl.body)).toBe(201);
-    expect(brl.body.accountInfo).toMatchObject({ accountType: 'PIX', pixKey: '31416241000', pixKeyType: 'CPF', taxId: '31416241000', paymentRails: ['PIX'], countries: ['BR'] });
+    expect(brl.body.accountInfo).toMatchObject({
+      accountType: 'PIX',
+      pixKey: '31416241000',
+      pixKeyType: 'CPF',
+      taxId: '31416241000',
+      paymentRails: ['PIX'],
+      countries: ['BR'],
+    });
     const twin = await create('BRL', { ...brlAccount(), accountType: 'PIX' });
     expect(same(twin.body)).toEqual(same(brl.body));
   });
 
-  it("USD_ACCOUNT as the SDK sends it (no accountCategory) is a CHECKING account", async () => {
-    const res = await create('USD', { accountType: 'USD_ACCOUNT', accountNumber: '1234567000', routingNumber: '021000021', paymentRails: ['ACH'], countries: ['US'], beneficiary: person });
+  it('USD_ACCOUNT as the SDK sends it (no accountCategory) is a CHECKING account', async () => {
+    const res = await create('USD', {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '1234567000',
+      routingNumber: '021000021',
+      paymentRails: ['ACH'],
+      countries: ['US'],
+      beneficiary: person,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.accountInfo).toMatchObject({ accountType: 'US_ACCOUNT', accountCategory: 'CHECKING', countries: ['US'] });
     // The spec's own spelling still requires it.
@@ -123,7 +137,12 @@ describe('the vendor account types are the spec types under another name', () =>
   it("a business beneficiary may be named by the SDK's legalName", async () => {
     const res = await create('EUR', eurAccount({ beneficiary: company }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.accountInfo.beneficiary).toEqual({ beneficiaryType: 'BUSINESS', fullName: 'Analytical Engines GmbH', registrationNumber: 'HRB 12345', taxId: 'DE123456789' });
+    expect(res.body.accountInfo.beneficiary).toEqual({
+      beneficiaryType: 'BUSINESS',
+      fullName: 'Analytical Engines GmbH',
+      registrationNumber: 'HRB 12345',
+      taxId: 'DE123456789',
+    });
     const conflict = await create('EUR', eurAccount({ beneficiary: { ...company, fullName: 'Someone Else Ltd' } }));
     expectError(conflict, 400, 'INVALID_INPUT');
     expect(fields(conflict)).toEqual(['accountInfo.beneficiary.legalName']);
@@ -178,7 +197,11 @@ describe('crypto wallets are self-custody and their network follows from what is
   it('SPARK_WALLET needs no cryptoNetwork and no beneficiary: the address names the network', async () => {
     const res = await create('BTC', { accountType: 'SPARK_WALLET', address: SPARK_TEST });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ cryptoNetwork: 'LAYER2_TESTNET', beneficiaryVerificationStatus: 'UNSUPPORTED', accountInfo: { accountType: 'LAYER2_WALLET', address: SPARK_TEST } });
+    expect(res.body).toMatchObject({
+      cryptoNetwork: 'LAYER2_TESTNET',
+      beneficiaryVerificationStatus: 'UNSUPPORTED',
+      accountInfo: { accountType: 'LAYER2_WALLET', address: SPARK_TEST },
+    });
     const main = await create('BTC', { accountType: 'SPARK_WALLET', address: SPARK_MAIN });
     expect(main.status, JSON.stringify(main.body)).toBe(201);
     expect(main.body.cryptoNetwork).toBe('LAYER2_MAINNET');
@@ -198,7 +221,13 @@ describe('crypto wallets are self-custody and their network follows from what is
 
   it.each([
     ['a Spark wallet with a Lightning address', 'BTC', { accountType: 'SPARK_WALLET', address: 'sandbox000@example.com' }, undefined, 'accountInfo.address'],
-    ['a Spark wallet whose checksum is broken', 'BTC', { accountType: 'SPARK_WALLET', address: SPARK_TEST.slice(0, -1) + (SPARK_TEST.endsWith('q') ? 'p' : 'q') }, undefined, 'accountInfo.address'],
+    [
+      'a Spark wallet whose checksum is broken',
+      'BTC',
+      { accountType: 'SPARK_WALLET', address: SPARK_TEST.slice(0, -1) + (SPARK_TEST.endsWith('q') ? 'p' : 'q') },
+      undefined,
+      'accountInfo.address',
+    ],
     ['a test-network Spark address on the main network', 'BTC', { accountType: 'SPARK_WALLET', address: SPARK_TEST }, 'LAYER2_MAINNET', 'accountInfo.address'],
     ['a Spark wallet on a Solana network', 'BTC', { accountType: 'SPARK_WALLET', address: SPARK_TEST }, 'SOLANA_DEVNET', 'cryptoNetwork'],
     ['a Spark wallet in USDC', 'USDC', { accountType: 'SPARK_WALLET', address: SPARK_TEST }, undefined, 'currency'],
@@ -216,10 +245,18 @@ describe('crypto wallets are self-custody and their network follows from what is
 
   it('PRODUCTION refuses a Spark address of a test network, naming the address', async () => {
     const auth = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
-    const res = await createAccount(ctx, { currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_TEST } }, { auth, path: '/platform/external-accounts' });
+    const res = await createAccount(
+      ctx,
+      { currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_TEST } },
+      { auth, path: '/platform/external-accounts' },
+    );
     expectError(res, 400, 'INVALID_INPUT');
     expect(fields(res)).toEqual(['accountInfo.address']);
-    const main = await createAccount(ctx, { currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_MAIN } }, { auth, path: '/platform/external-accounts' });
+    const main = await createAccount(
+      ctx,
+      { currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_MAIN } },
+      { auth, path: '/platform/external-accounts' },
+    );
     expect(main.status, JSON.stringify(main.body)).toBe(201);
     expect(main.body).toMatchObject({ customerId: null, cryptoNetwork: 'LAYER2_MAINNET' });
   });
@@ -233,8 +270,14 @@ async function platform(): Promise<TestPlatform> {
 describe('customers list: isIncludingDeleted', () => {
   it('is includeDeleted under the SDK name; both names must agree', async () => {
     const p = await platform();
-    const kept = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'kept', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } });
-    const gone = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'gone', customerType: 'INDIVIDUAL', fullName: 'Bea Gone' } });
+    const kept = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'kept', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    });
+    const gone = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'gone', customerType: 'INDIVIDUAL', fullName: 'Bea Gone' },
+    });
     expect((await call(ctx, 'DELETE', `/customers/${gone.body.id}`, { auth: p.auth })).status).toBe(200);
     const ids = async (query: Record<string, string>) => (await call(ctx, 'GET', '/customers', { auth: p.auth, query })).body.data.map((c: any) => c.id);
     expect(await ids({ isIncludingDeleted: 'true' })).toEqual([gone.body.id, kept.body.id]);
@@ -257,7 +300,10 @@ describe('transactions list: startDate, endDate, sortOrder, reference', () => {
     const dest = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: payer.customer.id, auth: p.auth });
     txs = [];
     for (const amount of [1_000, 2_000, 3_000]) {
-      const r = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: payer.accounts.USD.id }, destination: { accountId: dest.id }, amount } });
+      const r = await call(ctx, 'POST', '/transfer-out', {
+        auth: p.auth,
+        body: { source: { accountId: payer.accounts.USD.id }, destination: { accountId: dest.id }, amount },
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       txs.push(r.body);
     }
@@ -369,7 +415,7 @@ describe('receiver lookups name the paying customer', () => {
     expect(toAccount.body.sendingCurrency.code).toBe('EUR');
   });
 
-  it('refuses a payer that is not the caller\'s, a deleted one, a mismatch and a currency the payer lacks', async () => {
+  it("refuses a payer that is not the caller's, a deleted one, a mismatch and a currency the payer lacks", async () => {
     expectError(await lookup({ customerId: payer.id }, ctx.platform.auth), 404, 'CUSTOMER_NOT_FOUND');
     expectError(await lookup({ senderUmaAddress: payer.umaAddress }, ctx.platform.auth), 404, 'CUSTOMER_NOT_FOUND');
     expectError(await lookup({ customerId: 'Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11' }), 404, 'CUSTOMER_NOT_FOUND');
@@ -400,21 +446,47 @@ describe('POST /sandbox/uma/receive in the SDK and CLI shapes', () => {
 
   it('takes receivingCurrencyAmount/Code (SDK), amount/currency (CLI) and customerId, like the spec names', async () => {
     const before = await balance(ctx, account, p.auth);
-    const spec = await receive({ receiverUmaAddress: receiver.umaAddress, currencyCode: 'USD', currencyAmount: 1_000, senderUmaAddress: '$payer@vendor.example' });
+    const spec = await receive({
+      receiverUmaAddress: receiver.umaAddress,
+      currencyCode: 'USD',
+      currencyAmount: 1_000,
+      senderUmaAddress: '$payer@vendor.example',
+    });
     expect(spec.status, JSON.stringify(spec.body)).toBe(200);
-    const sdk = await receive({ senderUmaAddress: '$payer@vendor.example', receivingCurrencyAmount: 1_000, receivingCurrencyCode: 'USD', customerId: receiver.id });
+    const sdk = await receive({
+      senderUmaAddress: '$payer@vendor.example',
+      receivingCurrencyAmount: 1_000,
+      receivingCurrencyCode: 'USD',
+      customerId: receiver.id,
+    });
     expect(sdk.status, JSON.stringify(sdk.body)).toBe(200);
     const cli = await receive({ receiverUmaAddress: receiver.umaAddress, amount: 1_000, currency: 'USD' });
     expect(cli.status, JSON.stringify(cli.body)).toBe(200);
-    for (const r of [spec, sdk, cli]) expect(r.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', receivedAmount: { amount: 1_000, currency: { code: 'USD' } } });
+    for (const r of [spec, sdk, cli])
+      expect(r.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', receivedAmount: { amount: 1_000, currency: { code: 'USD' } } });
     expect(sdk.body.source).toEqual(spec.body.source);
     expect(await balance(ctx, account, p.auth)).toBe(before + 3_000);
     // Both names with the same value are one value.
-    expect((await receive({ receiverUmaAddress: receiver.umaAddress, customerId: receiver.id, currencyCode: 'USD', receivingCurrencyCode: 'USD', currencyAmount: 5, receivingCurrencyAmount: 5 })).status).toBe(200);
+    expect(
+      (
+        await receive({
+          receiverUmaAddress: receiver.umaAddress,
+          customerId: receiver.id,
+          currencyCode: 'USD',
+          receivingCurrencyCode: 'USD',
+          currencyAmount: 5,
+          receivingCurrencyAmount: 5,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it.each([
-    ['a different code under two names', { receiverUmaAddress: '@', currencyCode: 'USD', receivingCurrencyCode: 'EUR', currencyAmount: 5 }, 'receivingCurrencyCode'],
+    [
+      'a different code under two names',
+      { receiverUmaAddress: '@', currencyCode: 'USD', receivingCurrencyCode: 'EUR', currencyAmount: 5 },
+      'receivingCurrencyCode',
+    ],
     ['a different amount under two names', { receiverUmaAddress: '@', currencyCode: 'USD', amount: 6, receivingCurrencyAmount: 5 }, 'amount'],
     ['no amount at all', { receiverUmaAddress: '@', currencyCode: 'USD' }, 'currencyAmount'],
     ['no currency at all', { receiverUmaAddress: '@', receivingCurrencyAmount: 5 }, 'currencyCode'],
@@ -430,7 +502,11 @@ describe('POST /sandbox/uma/receive in the SDK and CLI shapes', () => {
   });
 
   it("refuses another platform's customer (404) and a customerId that is not the address's customer", async () => {
-    expectError(await receive({ customerId: receiver.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 5 }, ctx.platform.auth), 404, 'CUSTOMER_NOT_FOUND');
+    expectError(
+      await receive({ customerId: receiver.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 5 }, ctx.platform.auth),
+      404,
+      'CUSTOMER_NOT_FOUND',
+    );
     const other = (await customerWithAccounts(ctx, ['USD'], { auth: p.auth })).customer;
     const mismatch = await receive({ customerId: other.id, receiverUmaAddress: receiver.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 5 });
     expect(fields(expectError(mismatch, 400, 'INVALID_INPUT') && mismatch)).toEqual(['customerId']);
@@ -444,16 +520,28 @@ describe('POST /transfer-out without amount moves the whole available balance', 
     const b = await fundedCustomer(ctx, ['USD'], 12_345, p.auth);
     const destA = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: a.customer.id, auth: p.auth });
     const destB = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: b.customer.id, auth: p.auth });
-    const whole = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } } });
+    const whole = await call(ctx, 'POST', '/transfer-out', {
+      auth: p.auth,
+      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } },
+    });
     expect(whole.status, JSON.stringify(whole.body)).toBe(201);
-    const twin = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: 12_345 } });
+    const twin = await call(ctx, 'POST', '/transfer-out', {
+      auth: p.auth,
+      body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: 12_345 },
+    });
     for (const k of ['sentAmount', 'receivedAmount', 'fees', 'status', 'type']) expect(whole.body[k], k).toEqual(twin.body[k]);
     expect(whole.body.sentAmount.amount).toBe(12_345);
     expect(await balance(ctx, a.accounts.USD.id, p.auth)).toBe(0);
     // Nothing left: nothing to move.
-    const empty = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } } });
+    const empty = await call(ctx, 'POST', '/transfer-out', {
+      auth: p.auth,
+      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } },
+    });
     expect(expectError(empty, 400, 'INSUFFICIENT_FUNDS').details).toMatchObject({ accountId: a.accounts.USD.id, available: 0 });
-    const text = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: '5' } });
+    const text = await call(ctx, 'POST', '/transfer-out', {
+      auth: p.auth,
+      body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: '5' },
+    });
     expect(fields(expectError(text, 400, 'INVALID_INPUT') && text)).toEqual(['amount']);
   });
 });
@@ -489,33 +577,61 @@ describe('PATCH /config with supportedCurrencies', () => {
     enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
     minAmount: 100,
     maxAmount: 500_000,
-    requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }],
+    requiredCounterpartyFields: [
+      { name: 'FULL_NAME', mandatory: true },
+      { name: 'EMAIL', mandatory: false },
+    ],
     ...extra,
   });
 
   it('sets the per-currency settings and the required payer data, as currencies and requiredPayerDataFields do', async () => {
     const p = await platform();
     const twin = await platform();
-    const vendor = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur(), { currencyCode: 'MXN', enabledTransactionTypes: [] }] } });
+    const vendor = await call(ctx, 'PATCH', '/config', {
+      auth: p.auth,
+      body: { supportedCurrencies: [eur(), { currencyCode: 'MXN', enabledTransactionTypes: [] }] },
+    });
     expect(vendor.status, JSON.stringify(vendor.body)).toBe(200);
     const spec = await call(ctx, 'PATCH', '/config', {
       auth: twin.auth,
-      body: { currencies: [{ currencyCode: 'EUR', enabled: true, minAmount: 100, maxAmount: 500_000 }, { currencyCode: 'MXN', enabled: false }], requiredPayerDataFields: ['FULL_NAME'] },
+      body: {
+        currencies: [
+          { currencyCode: 'EUR', enabled: true, minAmount: 100, maxAmount: 500_000 },
+          { currencyCode: 'MXN', enabled: false },
+        ],
+        requiredPayerDataFields: ['FULL_NAME'],
+      },
     });
     const settings = (r: any) => ({ currencies: r.body.currencies, requiredPayerDataFields: r.body.requiredPayerDataFields });
     expect(settings(vendor)).toEqual(settings(spec));
-    expect(vendor.body.currencies.find((c: any) => c.currencyCode === 'EUR')).toEqual({ currencyCode: 'EUR', enabled: true, minAmount: 100, maxAmount: 500_000 });
+    expect(vendor.body.currencies.find((c: any) => c.currencyCode === 'EUR')).toEqual({
+      currencyCode: 'EUR',
+      enabled: true,
+      minAmount: 100,
+      maxAmount: 500_000,
+    });
     expect(vendor.body.currencies.find((c: any) => c.currencyCode === 'MXN').enabled).toBe(false);
     expect(vendor.body.requiredPayerDataFields).toEqual(['FULL_NAME']);
     // The SDK's read-only provider fields are accepted and change nothing.
-    const again = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur({ providerRequiredCustomerFields: ['NATIONALITY'] })] } });
+    const again = await call(ctx, 'PATCH', '/config', {
+      auth: p.auth,
+      body: { supportedCurrencies: [eur({ providerRequiredCustomerFields: ['NATIONALITY'] })] },
+    });
     expect(settings(again)).toEqual(settings(vendor));
   });
 
   it.each([
     ['one direction only', [eur({ enabledTransactionTypes: ['INCOMING'] })], 'supportedCurrencies.0.enabledTransactionTypes'],
-    ['a field this API does not exchange', [eur({ requiredCounterpartyFields: [{ name: 'USER_TYPE', mandatory: true }] })], 'supportedCurrencies.0.requiredCounterpartyFields.0.name'],
-    ['different mandatory fields per currency', [eur(), eur({ currencyCode: 'USD', requiredCounterpartyFields: [{ name: 'EMAIL', mandatory: true }] })], 'supportedCurrencies.1.requiredCounterpartyFields'],
+    [
+      'a field this API does not exchange',
+      [eur({ requiredCounterpartyFields: [{ name: 'USER_TYPE', mandatory: true }] })],
+      'supportedCurrencies.0.requiredCounterpartyFields.0.name',
+    ],
+    [
+      'different mandatory fields per currency',
+      [eur(), eur({ currencyCode: 'USD', requiredCounterpartyFields: [{ name: 'EMAIL', mandatory: true }] })],
+      'supportedCurrencies.1.requiredCounterpartyFields',
+    ],
     ['an unknown currency', [eur({ currencyCode: 'XYZ' })], 'supportedCurrencies.0.currencyCode'],
     ['a negative bound', [eur({ minAmount: -1 })], 'supportedCurrencies.0.minAmount'],
     ['an unknown member', [eur({ enabled: true })], 'supportedCurrencies.0.enabled'],
@@ -527,7 +643,10 @@ describe('PATCH /config with supportedCurrencies', () => {
 
   it('refuses both forms when they say different things', async () => {
     const p = await platform();
-    const currencies = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur()], currencies: [{ currencyCode: 'EUR', enabled: false }] } });
+    const currencies = await call(ctx, 'PATCH', '/config', {
+      auth: p.auth,
+      body: { supportedCurrencies: [eur()], currencies: [{ currencyCode: 'EUR', enabled: false }] },
+    });
     expect(fields(expectError(currencies, 400, 'INVALID_INPUT') && currencies)).toEqual(['supportedCurrencies']);
     const payerData = await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { supportedCurrencies: [eur()], requiredPayerDataFields: ['EMAIL'] } });
     expect(fields(expectError(payerData, 400, 'INVALID_INPUT') && payerData)).toEqual(['supportedCurrencies']);
@@ -588,7 +707,19 @@ describe('GET /exchange-rates', () => {
 
   it("follows this platform's currency settings", async () => {
     const p = await platform();
-    expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { currencies: [{ currencyCode: 'MXN', enabled: false }, { currencyCode: 'USD', minAmount: 5_000, maxAmount: 50_000 }] } })).status).toBe(200);
+    expect(
+      (
+        await call(ctx, 'PATCH', '/config', {
+          auth: p.auth,
+          body: {
+            currencies: [
+              { currencyCode: 'MXN', enabled: false },
+              { currencyCode: 'USD', minAmount: 5_000, maxAmount: 50_000 },
+            ],
+          },
+        })
+      ).status,
+    ).toBe(200);
     const fromUsd = await rates({ sourceCurrency: 'USD' }, p.auth);
     expect(fromUsd.body.data.map((r: any) => r.destinationCurrency.code)).not.toContain('MXN');
     expect(fromUsd.body.data.every((r: any) => r.minSendingAmount === 5_000 && r.maxSendingAmount === 50_000)).toBe(true);
@@ -630,7 +761,10 @@ describe('GET /uma-providers', () => {
     expect(mine).toEqual({
       name: 'Vendor client platform',
       domain: config.umaDomain,
-      supportedCurrencies: [{ code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 }, { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', decimals: 2 }],
+      supportedCurrencies: [
+        { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+        { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', decimals: 2 },
+      ],
       supportedRegions: ['BR', 'US'],
       allowListStatus: true,
     });
@@ -662,7 +796,12 @@ describe('GET /uma-providers', () => {
     const sandboxDomains = new Set(desc.body.data.map((x: any) => x.domain));
     expect(prod.body.data.length).toBeGreaterThan(0);
     expect(prod.body.data.some((x: any) => sandboxDomains.has(x.domain))).toBe(false);
-    for (const [query, field] of [[{ countryCode: 'XX' }, 'countryCode'], [{ currencyCode: 'usd' }, 'currencyCode'], [{ sortOrder: 'up' }, 'sortOrder'], [{ hasBlockedProviders: 'maybe' }, 'hasBlockedProviders']] as const) {
+    for (const [query, field] of [
+      [{ countryCode: 'XX' }, 'countryCode'],
+      [{ currencyCode: 'usd' }, 'currencyCode'],
+      [{ sortOrder: 'up' }, 'sortOrder'],
+      [{ hasBlockedProviders: 'maybe' }, 'hasBlockedProviders'],
+    ] as const) {
       const res = await call(ctx, 'GET', '/uma-providers', { query });
       expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
     }
@@ -679,12 +818,22 @@ function CURRENCIES_ONLY(codes: string[]) {
 describe('payer data from the paying customer a lookup names', () => {
   it("completes a quote's senderCustomerInfo with the fields the receiver requires, and only those", async () => {
     const r = await platform();
-    expect((await call(ctx, 'PATCH', '/config', { auth: r.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY', 'BIRTH_DATE'] } })).status).toBe(200);
+    expect((await call(ctx, 'PATCH', '/config', { auth: r.auth, body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY', 'BIRTH_DATE'] } })).status).toBe(
+      200,
+    );
     const bea = (await customerWithAccounts(ctx, ['EUR'], { auth: r.auth })).customer;
     const p = await platform();
     const payer = await call(ctx, 'POST', '/customers', {
       auth: p.auth,
-      body: { platformCustomerId: 'payer', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', currencies: ['USD'], address: { line1: '12 St James Square', postalCode: 'SW1Y 4JH', country: 'GB' } },
+      body: {
+        platformCustomerId: 'payer',
+        customerType: 'INDIVIDUAL',
+        fullName: 'Ada Lovelace',
+        birthDate: '1990-12-10',
+        nationality: 'GB',
+        currencies: ['USD'],
+        address: { line1: '12 St James Square', postalCode: 'SW1Y 4JH', country: 'GB' },
+      },
     });
     expect(payer.status, JSON.stringify(payer.body)).toBe(201);
     const usd = (await call(ctx, 'GET', '/customers/internal-accounts', { auth: p.auth, query: { customerId: payer.body.id } })).body.data[0].id;
@@ -692,7 +841,14 @@ describe('payer data from the paying customer a lookup names', () => {
     const quote = (lookupId: string, extra: Record<string, unknown> = {}, accountId = usd) =>
       call(ctx, 'POST', '/quotes', {
         auth: p.auth,
-        body: { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress, currency: 'EUR' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, lookupId, ...extra },
+        body: {
+          source: { sourceType: 'ACCOUNT', accountId },
+          destination: { destinationType: 'UMA_ADDRESS', umaAddress: bea.umaAddress, currency: 'EUR' },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 1_000,
+          lookupId,
+          ...extra,
+        },
       });
 
     // Without a payer the quote must carry the data itself.
@@ -729,7 +885,11 @@ describe('an account registered in the vendor shape is paid like any other', () 
   it('a quote to an EUR_ACCOUNT with SEPA_INSTANT executes on that rail', async () => {
     const p = await platform();
     const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
-    const account = await createAccount(ctx, { customerId: payer.customer.id, currency: 'EUR', accountInfo: eurAccount({ paymentRails: ['SEPA_INSTANT'] }) }, { auth: p.auth });
+    const account = await createAccount(
+      ctx,
+      { customerId: payer.customer.id, currency: 'EUR', accountInfo: eurAccount({ paymentRails: ['SEPA_INSTANT'] }) },
+      { auth: p.auth },
+    );
     expect(account.status, JSON.stringify(account.body)).toBe(201);
     const q = await quoteFromAccount(ctx, payer.accounts.USD.id, account.body.id, 10_000, { immediatelyExecute: true }, p.auth);
     expect(q.status, JSON.stringify(q.body)).toBe(201);

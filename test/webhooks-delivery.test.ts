@@ -34,16 +34,24 @@ function emitTo(container: Container, s: Scope, subject: string, payload: Record
 async function drainNow(containers: Container[], loops = 1): Promise<number> {
   let n = 0;
   await Promise.all(
-    containers.flatMap((c) => Array.from({ length: loops }, async () => {
-      while (await c.webhooks.worker.processNext()) n++;
-    })),
+    containers.flatMap((c) =>
+      Array.from({ length: loops }, async () => {
+        while (await c.webhooks.worker.processNext()) n++;
+      }),
+    ),
   );
   return n;
 }
 
 /** The earliest retry time still ahead of the clock (jobs due now may wait behind an earlier event). */
 async function nextRetry(container: Container): Promise<string | undefined> {
-  const r = await container.db.executor().selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('t')).where('kind', '=', DELIVER_JOB).where('run_at', '>', clock.now().toISOString()).executeTakeFirst();
+  const r = await container.db
+    .executor()
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.min('run_at').as('t'))
+    .where('kind', '=', DELIVER_JOB)
+    .where('run_at', '>', clock.now().toISOString())
+    .executeTakeFirst();
   return (r?.t as string | null) ?? undefined;
 }
 
@@ -129,7 +137,12 @@ describe('retries', () => {
     // Event 1 failed and waits for its retry; 2 and 3 wait behind it; TX(4) went through.
     expect(receiver.accepted().map((e) => `${e.transaction.id === TX(3) ? 'A' : 'B'}${e.transaction.n}`)).toEqual(['B9']);
     await drainAll([ctx.container]);
-    expect(receiver.accepted().filter((e) => e.transaction.id === TX(3)).map((e) => e.transaction.n)).toEqual([1, 2, 3]);
+    expect(
+      receiver
+        .accepted()
+        .filter((e) => e.transaction.id === TX(3))
+        .map((e) => e.transaction.n),
+    ).toEqual([1, 2, 3]);
     receiver.respondWith(200);
   });
 
@@ -147,32 +160,44 @@ describe('retries', () => {
 });
 
 describe('1,000 events to a receiver failing a third of requests', () => {
-  it('delivers every event, none lost, each transaction in order', async () => {
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const flaky = await startWebhookReceiver({ publicKeyPem: receiver.publicKeyPem, now: () => clock.now().getTime(), respond: () => (random() < 1 / 3 ? 500 : 200) });
-    const p = await ctx.newPlatform('Flaky');
-    const s: Scope = { platformId: p.platformId, environment: 'SANDBOX' };
-    flaky.publicKeyPem = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.webhookPublicKey;
-    await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: flaky.url } });
-    const ids: string[] = [];
-    for (let t = 0; t < 100; t++) {
-      await ctx.container.db.tx(async (trx) => {
-        for (let n = 0; n < 10; n++) ids.push((await ctx.container.events.emit(s, { type: 'OUTGOING_PAYMENT', subject: TX(1000 + t), payload: { transaction: { id: TX(1000 + t), n } } })).webhookId);
+  it(
+    'delivers every event, none lost, each transaction in order',
+    async () => {
+      let seed = 42;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const flaky = await startWebhookReceiver({
+        publicKeyPem: receiver.publicKeyPem,
+        now: () => clock.now().getTime(),
+        respond: () => (random() < 1 / 3 ? 500 : 200),
       });
-    }
-    await drainAll([ctx.container], 8, 60_000);
-    const accepted = flaky.accepted();
-    expect(new Set(accepted.map((e) => e.webhookId))).toEqual(new Set(ids));
-    expect(flaky.requests.every((r) => r.verified)).toBe(true);
-    expect(flaky.requests.filter((r) => r.status === 500).length).toBeGreaterThan(200);
-    for (let t = 0; t < 100; t++) {
-      expect(accepted.filter((e) => e.transaction.id === TX(1000 + t)).map((e) => e.transaction.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    }
-    const log = await call(ctx, 'GET', '/webhooks/deliveries', { auth: p.auth, query: { status: 'DELIVERED', limit: 1 } });
-    expect(log.body.totalCount).toBe(1000);
-    await flaky.close();
-  }, HEAVY_TIMEOUT_MS);
+      const p = await ctx.newPlatform('Flaky');
+      const s: Scope = { platformId: p.platformId, environment: 'SANDBOX' };
+      flaky.publicKeyPem = (await call(ctx, 'GET', '/config', { auth: p.auth })).body.webhookPublicKey;
+      await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: flaky.url } });
+      const ids: string[] = [];
+      for (let t = 0; t < 100; t++) {
+        await ctx.container.db.tx(async (trx) => {
+          for (let n = 0; n < 10; n++)
+            ids.push(
+              (await ctx.container.events.emit(s, { type: 'OUTGOING_PAYMENT', subject: TX(1000 + t), payload: { transaction: { id: TX(1000 + t), n } } }))
+                .webhookId,
+            );
+        });
+      }
+      await drainAll([ctx.container], 8, 60_000);
+      const accepted = flaky.accepted();
+      expect(new Set(accepted.map((e) => e.webhookId))).toEqual(new Set(ids));
+      expect(flaky.requests.every((r) => r.verified)).toBe(true);
+      expect(flaky.requests.filter((r) => r.status === 500).length).toBeGreaterThan(200);
+      for (let t = 0; t < 100; t++) {
+        expect(accepted.filter((e) => e.transaction.id === TX(1000 + t)).map((e) => e.transaction.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      }
+      const log = await call(ctx, 'GET', '/webhooks/deliveries', { auth: p.auth, query: { status: 'DELIVERED', limit: 1 } });
+      expect(log.body.totalCount).toBe(1000);
+      await flaky.close();
+    },
+    HEAVY_TIMEOUT_MS,
+  );
 });
 
 /** A database two containers can open one after the other, or at once (file SQLite / one PG schema). */
@@ -188,59 +213,74 @@ async function sharedDatabase(): Promise<{ open: () => Promise<Database>; drop: 
 const newNode = async (db: Database) => createContainer(loadConfig({ DATA_DIR: '/nonexistent' }), { db, clock });
 
 describe('durability', () => {
-  it('a restart loses no pending delivery, not even one the stopped node was attempting', async () => {
-    const shared = await sharedDatabase();
-    const first = await newNode(await shared.open());
-    const platform = await first.services.platforms.create('Restart');
-    const s: Scope = { platformId: platform.id, environment: 'SANDBOX' };
-    const down = await startWebhookReceiver({ publicKeyPem: await first.webhooks.keys.publicKeyPem(s), now: () => clock.now().getTime(), respond: () => 503 });
-    await first.services.config.update(s, { webhookEndpoint: down.url });
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await emitTo(first, s, TX(2000 + (i % 5)), { i })).webhookId);
-    await drainNow([first]); // some attempts fail before the restart
-    // One more, claimed but never finished: the node dies in the middle of its attempt.
-    const last = await emitTo(first, s, TX(2099), { i: 20 });
-    ids.push(last.webhookId);
-    expect((await first.jobs.claimNext([DELIVER_JOB], DELIVERY_LEASE_MS))?.payload).toEqual({ deliveryId: last.deliveryId });
-    await first.close();
+  it(
+    'a restart loses no pending delivery, not even one the stopped node was attempting',
+    async () => {
+      const shared = await sharedDatabase();
+      const first = await newNode(await shared.open());
+      const platform = await first.services.platforms.create('Restart');
+      const s: Scope = { platformId: platform.id, environment: 'SANDBOX' };
+      const down = await startWebhookReceiver({
+        publicKeyPem: await first.webhooks.keys.publicKeyPem(s),
+        now: () => clock.now().getTime(),
+        respond: () => 503,
+      });
+      await first.services.config.update(s, { webhookEndpoint: down.url });
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) ids.push((await emitTo(first, s, TX(2000 + (i % 5)), { i })).webhookId);
+      await drainNow([first]); // some attempts fail before the restart
+      // One more, claimed but never finished: the node dies in the middle of its attempt.
+      const last = await emitTo(first, s, TX(2099), { i: 20 });
+      ids.push(last.webhookId);
+      expect((await first.jobs.claimNext([DELIVER_JOB], DELIVERY_LEASE_MS))?.payload).toEqual({ deliveryId: last.deliveryId });
+      await first.close();
 
-    down.respondWith(200);
-    const second = await newNode(await shared.open());
-    clock.advance(DELIVERY_LEASE_MS + 1); // the dead node's lease runs out
-    await drainAll([second]);
-    expect(new Set(down.accepted().map((e) => e.webhookId))).toEqual(new Set(ids));
-    expect(down.requests.every((r) => r.verified)).toBe(true);
-    await second.close();
-    await down.close();
-    await shared.drop();
-  }, HEAVY_TIMEOUT_MS);
+      down.respondWith(200);
+      const second = await newNode(await shared.open());
+      clock.advance(DELIVERY_LEASE_MS + 1); // the dead node's lease runs out
+      await drainAll([second]);
+      expect(new Set(down.accepted().map((e) => e.webhookId))).toEqual(new Set(ids));
+      expect(down.requests.every((r) => r.verified)).toBe(true);
+      await second.close();
+      await down.close();
+      await shared.drop();
+    },
+    HEAVY_TIMEOUT_MS,
+  );
 
-  it('two nodes on one database run each attempt once', async () => {
-    const shared = await sharedDatabase();
-    const a = await newNode(await shared.open());
-    const b = await newNode(await shared.open());
-    const platform = await a.services.platforms.create('Two nodes');
-    const s: Scope = { platformId: platform.id, environment: 'SANDBOX' };
-    const sink = await startWebhookReceiver({ publicKeyPem: await a.webhooks.keys.publicKeyPem(s), now: () => clock.now().getTime() });
-    await a.services.config.update(s, { webhookEndpoint: sink.url });
-    const ids: string[] = [];
-    for (let i = 0; i < 200; i++) ids.push((await emitTo(i % 2 ? a : b, s, TX(3000 + (i % 20)), { i })).webhookId);
-    if (dialect === 'postgres') {
-      await drainAll([a, b], 4);
-    } else {
-      // better-sqlite3 blocks its process while it waits for a lock, so two SQLite "nodes" in one
-      // process cannot wait on each other; here they take turns (separate processes would not).
-      for (let turn = 0; (await a.jobs.nextDue([DELIVER_JOB])) !== undefined; turn++) await (turn % 2 ? a : b).webhooks.worker.processNext();
-    }
-    expect(sink.requests).toHaveLength(200);
-    expect(new Set(sink.requests.map((r) => r.event.webhookId))).toEqual(new Set(ids));
-    for (let t = 0; t < 20; t++) {
-      const seq = sink.accepted().filter((e) => e.transaction.id === TX(3000 + t)).map((e) => e.transaction.i);
-      expect(seq).toEqual([...seq].sort((x, y) => x - y));
-    }
-    await a.close();
-    await b.close();
-    await sink.close();
-    await shared.drop();
-  }, HEAVY_TIMEOUT_MS);
+  it(
+    'two nodes on one database run each attempt once',
+    async () => {
+      const shared = await sharedDatabase();
+      const a = await newNode(await shared.open());
+      const b = await newNode(await shared.open());
+      const platform = await a.services.platforms.create('Two nodes');
+      const s: Scope = { platformId: platform.id, environment: 'SANDBOX' };
+      const sink = await startWebhookReceiver({ publicKeyPem: await a.webhooks.keys.publicKeyPem(s), now: () => clock.now().getTime() });
+      await a.services.config.update(s, { webhookEndpoint: sink.url });
+      const ids: string[] = [];
+      for (let i = 0; i < 200; i++) ids.push((await emitTo(i % 2 ? a : b, s, TX(3000 + (i % 20)), { i })).webhookId);
+      if (dialect === 'postgres') {
+        await drainAll([a, b], 4);
+      } else {
+        // better-sqlite3 blocks its process while it waits for a lock, so two SQLite "nodes" in one
+        // process cannot wait on each other; here they take turns (separate processes would not).
+        for (let turn = 0; (await a.jobs.nextDue([DELIVER_JOB])) !== undefined; turn++) await (turn % 2 ? a : b).webhooks.worker.processNext();
+      }
+      expect(sink.requests).toHaveLength(200);
+      expect(new Set(sink.requests.map((r) => r.event.webhookId))).toEqual(new Set(ids));
+      for (let t = 0; t < 20; t++) {
+        const seq = sink
+          .accepted()
+          .filter((e) => e.transaction.id === TX(3000 + t))
+          .map((e) => e.transaction.i);
+        expect(seq).toEqual([...seq].sort((x, y) => x - y));
+      }
+      await a.close();
+      await b.close();
+      await sink.close();
+      await shared.drop();
+    },
+    HEAVY_TIMEOUT_MS,
+  );
 });

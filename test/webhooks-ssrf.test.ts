@@ -116,7 +116,10 @@ describe('PRODUCTION refuses every forbidden range', () => {
 
   it('refuses a name that resolves to a private address, and metadata host names', async () => {
     dns.set('intranet.example.com', ['93.184.215.14', '10.0.0.7']); // one bad answer is enough
-    expect(expectError(await send(strict, prod, 'PATCH', '/config', { webhookEndpoint: 'https://intranet.example.com/h' }), 400, 'INVALID_INPUT').details.fields[0].message).toMatch(/10\.0\.0\.7/);
+    expect(
+      expectError(await send(strict, prod, 'PATCH', '/config', { webhookEndpoint: 'https://intranet.example.com/h' }), 400, 'INVALID_INPUT').details.fields[0]
+        .message,
+    ).toMatch(/10\.0\.0\.7/);
     expectError(await send(strict, prod, 'PATCH', '/config', { webhookEndpoint: 'https://metadata.google.internal/h' }), 400, 'INVALID_INPUT');
   });
 
@@ -128,9 +131,16 @@ describe('PRODUCTION refuses every forbidden range', () => {
 });
 
 describe('SANDBOX on a hosted server', () => {
-  it('refuses loopback and private ranges like PRODUCTION: a sandbox token cannot reach the server\'s own ports', async () => {
+  it("refuses loopback and private ranges like PRODUCTION: a sandbox token cannot reach the server's own ports", async () => {
     const local = await startWebhookReceiver(); // a service on the server's machine
-    for (const url of [local.url, 'http://127.0.0.1:5432/h', 'http://[::1]:3000/h', 'http://10.0.0.1/h', 'http://192.168.0.10/h', 'http://169.254.169.254/latest/meta-data']) {
+    for (const url of [
+      local.url,
+      'http://127.0.0.1:5432/h',
+      'http://[::1]:3000/h',
+      'http://10.0.0.1/h',
+      'http://192.168.0.10/h',
+      'http://169.254.169.254/latest/meta-data',
+    ]) {
       const err = expectError(await send(strict, sandbox, 'PATCH', '/config', { webhookEndpoint: url }), 400, 'INVALID_INPUT');
       expect(err.details.fields[0].field).toBe('webhookEndpoint');
       expect(expectError(await send(strict, sandbox, 'POST', '/webhooks/test', { url }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('url');
@@ -177,10 +187,19 @@ describe('at delivery time', () => {
     expect((await send(laptop, laptopSandbox, 'PATCH', '/config', { webhookEndpoint: url })).status).toBe(200);
     dns.set('rebind.example.com', ['169.254.169.254']);
     const scope = { platformId: await platformOf(laptop), environment: 'SANDBOX' as const };
-    const { deliveryId } = await laptop.container.db.tx(() => laptop.container.events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: 'Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000001', payload: { transaction: {} } }));
+    const { deliveryId } = await laptop.container.db.tx(() =>
+      laptop.container.events.emit(scope, {
+        type: 'OUTGOING_PAYMENT',
+        subject: 'Transaction:019a6f1e-8f3c-7cc1-9d6e-000000000001',
+        payload: { transaction: {} },
+      }),
+    );
     expect(await laptop.container.webhooks.worker.processNext()).toBe(true);
     const log = await laptop.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${deliveryId}`, headers: { authorization: laptopSandbox } });
-    expect(log.json()).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: null, error: 'refused: address 169.254.169.254 is not allowed (cloud-metadata)' }] });
+    expect(log.json()).toMatchObject({
+      status: 'PENDING',
+      attempts: [{ statusCode: null, error: 'refused: address 169.254.169.254 is not allowed (cloud-metadata)' }],
+    });
     expect(receiver.requests).toHaveLength(0);
     // Connected to the checked address, with the URL's own host name in the Host header.
     dns.set('rebind.example.com', ['127.0.0.1']);
@@ -220,7 +239,11 @@ describe('at delivery time', () => {
     const refused = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: admin.url });
     expect(refused.body).toMatchObject({ delivered: false, statusCode: 404, responseBody: null });
     expect(JSON.stringify(refused.body)).not.toContain('secret-admin-page');
-    const log = await laptop.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${refused.body.deliveryId}`, headers: { authorization: laptopSandbox } });
+    const log = await laptop.app.inject({
+      method: 'GET',
+      url: `/2025-10-13/webhooks/deliveries/${refused.body.deliveryId}`,
+      headers: { authorization: laptopSandbox },
+    });
     expect(log.json().attempts[0]).toMatchObject({ statusCode: 404, responseBody: null });
     await admin.close();
   });

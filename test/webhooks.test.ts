@@ -27,7 +27,15 @@ async function drain() {
 }
 
 async function jobCount() {
-  return Number((await ctx.container.db.executor().selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return Number(
+    (
+      await ctx.container.db
+        .executor()
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 beforeAll(async () => {
@@ -46,7 +54,14 @@ describe('outbox', () => {
     expect(emitted.webhookId).toMatch(/^Webhook:[0-9a-f-]{36}$/);
     expect(emitted.status).toBe('PENDING');
     const row = await ctx.container.db.executor().selectFrom('webhook_events').selectAll().where('id', '=', emitted.webhookId).executeTakeFirstOrThrow();
-    expect(row.body).toBe(JSON.stringify({ type: 'OUTGOING_PAYMENT', webhookId: emitted.webhookId, timestamp: clock.now().toISOString(), transaction: { ...transaction, sentAmount: { amount: 1000, currency: { code: 'USD' } } } }));
+    expect(row.body).toBe(
+      JSON.stringify({
+        type: 'OUTGOING_PAYMENT',
+        webhookId: emitted.webhookId,
+        timestamp: clock.now().toISOString(),
+        transaction: { ...transaction, sentAmount: { amount: 1000, currency: { code: 'USD' } } },
+      }),
+    );
     expect(await jobCount()).toBe(1);
     await drain();
     expect(receiver.requests.at(-1)?.rawBody).toBe(row.body);
@@ -175,7 +190,13 @@ describe('POST /webhooks/test', () => {
     expect(receiver.requests[0].verified).toBe(true);
     expect(receiver.requests[0].event).toMatchObject({ type: 'TEST', webhookId: res.body.webhookId });
     const logged = await call(ctx, 'GET', `/webhooks/deliveries/${res.body.deliveryId}`);
-    expect(logged.body).toMatchObject({ type: 'TEST', status: 'DELIVERED', url: receiver.url, attemptCount: 1, attempts: [{ attemptNumber: 1, statusCode: 200 }] });
+    expect(logged.body).toMatchObject({
+      type: 'TEST',
+      status: 'DELIVERED',
+      url: receiver.url,
+      attemptCount: 1,
+      attempts: [{ attemptNumber: 1, statusCode: 200 }],
+    });
     // The body is optional: without one, the configured endpoint is used too.
     expect((await call(ctx, 'POST', '/webhooks/test')).body).toMatchObject({ delivered: true, url: receiver.url });
   });
@@ -206,7 +227,9 @@ describe('POST /webhooks/test', () => {
     const p = await ctx.newPlatform('No endpoint for test');
     expect(expectError(await call(ctx, 'POST', '/webhooks/test', { auth: p.auth, body: {} }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('url');
     expect(expectError(await call(ctx, 'POST', '/webhooks/test', { body: { url: 'nope' } }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('url');
-    expect(expectError(await call(ctx, 'POST', '/webhooks/test', { body: { url: receiver.url, extra: 1 } }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('extra');
+    expect(
+      expectError(await call(ctx, 'POST', '/webhooks/test', { body: { url: receiver.url, extra: 1 } }), 400, 'INVALID_INPUT').details.fields[0].field,
+    ).toBe('extra');
     expectError(await call(ctx, 'POST', '/webhooks/test', { auth: await ctx.platform.token(['VIEW']), body: {} }), 403, 'FORBIDDEN');
     expect((await call(ctx, 'GET', '/webhooks/deliveries', { auth: p.auth })).body.totalCount).toBe(0);
   });
@@ -245,7 +268,9 @@ describe('delivery log', () => {
 
   it('validates filters and keeps other platforms out (404)', async () => {
     expectError(await call(ctx, 'GET', '/webhooks/deliveries', { query: { status: 'LOST' } }), 400, 'INVALID_INPUT');
-    expect(expectError(await call(ctx, 'GET', '/webhooks/deliveries', { query: { transactionId: 'Customer:1' } }), 400, 'INVALID_INPUT').details.fields[0].field).toBe('transactionId');
+    expect(
+      expectError(await call(ctx, 'GET', '/webhooks/deliveries', { query: { transactionId: 'Customer:1' } }), 400, 'INVALID_INPUT').details.fields[0].field,
+    ).toBe('transactionId');
     expectError(await call(ctx, 'GET', '/webhooks/deliveries', { query: { limit: 101 } }), 400, 'INVALID_INPUT');
     const mine = (await call(ctx, 'GET', '/webhooks/deliveries', { query: { limit: 1 } })).body.data[0].id;
     const other = await ctx.newPlatform('Snoop');
@@ -276,10 +301,19 @@ describe('resend', () => {
 describe('the signing key stays secret', () => {
   it('appears in no response and no log line', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const app = await buildApp(ctx.container, { logger: { level: 'trace', stream } });
     const bodies: string[] = [];
-    for (const [method, url, payload] of [['GET', '/config'], ['POST', '/webhooks/test', {}], ['GET', '/webhooks/deliveries']] as const) {
+    for (const [method, url, payload] of [
+      ['GET', '/config'],
+      ['POST', '/webhooks/test', {}],
+      ['GET', '/webhooks/deliveries'],
+    ] as const) {
       const res = await app.inject({ method, url: `/2025-10-13${url}`, headers: { authorization: ctx.platform.auth }, ...(payload ? { payload } : {}) });
       bodies.push(res.body);
     }

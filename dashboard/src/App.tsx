@@ -62,21 +62,31 @@ function EnvironmentBadge({ environment }: { environment: Environment }) {
   );
 }
 
-function EnvironmentSwitch({ environment, onChange, busy, fullWidth }: { environment: Environment; onChange: (e: Environment) => void; busy: boolean; fullWidth?: boolean }) {
+function EnvironmentSwitch({
+  environment,
+  onChange,
+  busy,
+  fullWidth,
+}: {
+  environment: Environment;
+  onChange: (e: Environment) => void;
+  busy: boolean;
+  fullWidth?: boolean;
+}) {
   return (
-      <SegmentedControl
-        size="xs"
-        aria-label="Environment"
-        fullWidth={fullWidth}
-        disabled={busy}
-        value={environment}
-        onChange={(v) => onChange(v as Environment)}
-        data={[
-          { value: 'SANDBOX', label: 'Sandbox' },
-          { value: 'PRODUCTION', label: 'Production' },
-        ]}
-        color={environment === 'SANDBOX' ? 'orange' : 'blue'}
-      />
+    <SegmentedControl
+      size="xs"
+      aria-label="Environment"
+      fullWidth={fullWidth}
+      disabled={busy}
+      value={environment}
+      onChange={(v) => onChange(v as Environment)}
+      data={[
+        { value: 'SANDBOX', label: 'Sandbox' },
+        { value: 'PRODUCTION', label: 'Production' },
+      ]}
+      color={environment === 'SANDBOX' ? 'orange' : 'blue'}
+    />
   );
 }
 
@@ -179,7 +189,13 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
                   label={item.label}
                   active={active}
                   disabled={disabled}
-                  rightSection={item.sandboxOnly ? <Badge size="xs" color="orange" variant="light">sandbox</Badge> : undefined}
+                  rightSection={
+                    item.sandboxOnly ? (
+                      <Badge size="xs" color="orange" variant="light">
+                        sandbox
+                      </Badge>
+                    ) : undefined
+                  }
                 />
               );
               return disabled ? (

@@ -15,7 +15,15 @@ export interface InternalAccount {
 }
 
 /** Sandbox money: POST /sandbox/internal-accounts/{id}/fund, amount typed in the account's currency. */
-export function FundModal({ account, onClose, onFunded }: { account: InternalAccount | undefined; onClose: () => void; onFunded: (a: InternalAccount) => void }) {
+export function FundModal({
+  account,
+  onClose,
+  onFunded,
+}: {
+  account: InternalAccount | undefined;
+  onClose: () => void;
+  onFunded: (a: InternalAccount) => void;
+}) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -52,7 +60,11 @@ export function FundModal({ account, onClose, onFunded }: { account: InternalAcc
           <Text size="sm" c="dimmed">
             Adds sandbox money to this account, as if a payment had arrived. Balance now: <b>{formatMoney((result ?? account).balance)}</b>
           </Text>
-          {error && <Alert color="red" role="alert">{error}</Alert>}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
           {result && (
             <Alert color="green" data-testid="fund-result">
               Funded. New balance: <b data-testid="funded-balance">{formatMoney(result.balance)}</b>
@@ -69,8 +81,12 @@ export function FundModal({ account, onClose, onFunded }: { account: InternalAcc
             data-autofocus
           />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>{result ? 'Close' : 'Cancel'}</Button>
-            <Button type="submit" loading={busy} disabled={minor === undefined}>Add funds</Button>
+            <Button variant="default" onClick={onClose}>
+              {result ? 'Close' : 'Cancel'}
+            </Button>
+            <Button type="submit" loading={busy} disabled={minor === undefined}>
+              Add funds
+            </Button>
           </Group>
         </Stack>
       </form>
@@ -79,7 +95,15 @@ export function FundModal({ account, onClose, onFunded }: { account: InternalAcc
 }
 
 /** Internal accounts with their balances; a Fund button in the sandbox for users who may transact. */
-export function AccountsTable({ rows, onChanged, showOwner }: { rows: InternalAccount[]; onChanged: () => void; showOwner?: (a: InternalAccount) => React.ReactNode }) {
+export function AccountsTable({
+  rows,
+  onChanged,
+  showOwner,
+}: {
+  rows: InternalAccount[];
+  onChanged: () => void;
+  showOwner?: (a: InternalAccount) => React.ReactNode;
+}) {
   const { session, can } = useSession();
   const [funding, setFunding] = useState<InternalAccount>();
   const canFund = session.environment === 'SANDBOX' && can('TRANSACT');
@@ -104,13 +128,21 @@ export function AccountsTable({ rows, onChanged, showOwner }: { rows: InternalAc
                 <Table.Td>{a.balance.currency.code}</Table.Td>
                 {showOwner && <Table.Td>{showOwner(a)}</Table.Td>}
                 <Table.Td ta="right">
-                  <Text fw={600} size="sm" data-testid="account-balance">{formatMoney(a.balance)}</Text>
+                  <Text fw={600} size="sm" data-testid="account-balance">
+                    {formatMoney(a.balance)}
+                  </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="xs" ff="monospace">{a.fundingPaymentInstructions[0]?.accountOrWalletInfo.reference ?? '—'}</Text>
+                  <Text size="xs" ff="monospace">
+                    {a.fundingPaymentInstructions[0]?.accountOrWalletInfo.reference ?? '—'}
+                  </Text>
                 </Table.Td>
-                <Table.Td><IdText id={a.id} /></Table.Td>
-                <Table.Td><DateTime value={a.updatedAt} /></Table.Td>
+                <Table.Td>
+                  <IdText id={a.id} />
+                </Table.Td>
+                <Table.Td>
+                  <DateTime value={a.updatedAt} />
+                </Table.Td>
                 {canFund && (
                   <Table.Td ta="right">
                     <Button size="xs" variant="light" color="orange" onClick={() => setFunding(a)} aria-label={`Fund ${a.balance.currency.code} account`}>

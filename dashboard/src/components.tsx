@@ -1,4 +1,21 @@
-import { ActionIcon, Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Paper, ScrollArea, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Code,
+  CopyButton,
+  Group,
+  Loader,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError, isNotAvailable } from './api';
 import type { Paged } from './hooks';
@@ -188,7 +205,14 @@ export function IdText({ id }: { id: string }) {
         {({ copied, copy }) => (
           <ActionIcon size="xs" variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`Copy ${id}`}>
             <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              {copied ? <path d="M5 12l5 5L20 7" /> : <><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a2 2 0 0 1 2-2h10" /></>}
+              {copied ? (
+                <path d="M5 12l5 5L20 7" />
+              ) : (
+                <>
+                  <rect x="9" y="9" width="11" height="11" rx="2" />
+                  <path d="M5 15V5a2 2 0 0 1 2-2h10" />
+                </>
+              )}
             </svg>
           </ActionIcon>
         )}
@@ -253,8 +277,22 @@ export function dayRangeQuery(range: DayRange, after: string, before: string): R
 export function DayRangeFilter({ label, value, onChange }: { label: string; value: DayRange; onChange: (range: DayRange) => void }) {
   return (
     <Group gap="xs" wrap="nowrap" align="flex-end">
-      <TextInput type="date" label={`${label} from`} value={value.from} max={value.to || undefined} onChange={(e) => onChange({ ...value, from: e.currentTarget.value })} w={150} />
-      <TextInput type="date" label={`${label} to`} value={value.to} min={value.from || undefined} onChange={(e) => onChange({ ...value, to: e.currentTarget.value })} w={150} />
+      <TextInput
+        type="date"
+        label={`${label} from`}
+        value={value.from}
+        max={value.to || undefined}
+        onChange={(e) => onChange({ ...value, from: e.currentTarget.value })}
+        w={150}
+      />
+      <TextInput
+        type="date"
+        label={`${label} to`}
+        value={value.to}
+        min={value.from || undefined}
+        onChange={(e) => onChange({ ...value, to: e.currentTarget.value })}
+        w={150}
+      />
     </Group>
   );
 }

@@ -53,27 +53,57 @@ export function SandboxClockCard() {
     <Card withBorder padding="lg" data-testid="sandbox-clock">
       <Title order={4}>Sandbox clock</Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Your sandbox's own time: quotes, timed payouts and approval windows follow it. Advancing runs every timed step that falls due, at once (POST /sandbox/clock/advance).
+        Your sandbox's own time: quotes, timed payouts and approval windows follow it. Advancing runs every timed step that falls due, at once (POST
+        /sandbox/clock/advance).
       </Text>
       {!c ? (
         <Loading label="Reading the clock" />
       ) : (
         <Stack gap="sm">
           <Group gap="xs">
-            <Text fw={700} size="lg" ff="monospace" data-testid="clock-now">{c.now}</Text>
-            <Badge color={c.frozen ? 'blue' : 'green'} variant="light" data-testid="clock-state">{c.frozen ? 'Frozen' : 'Running'}</Badge>
+            <Text fw={700} size="lg" ff="monospace" data-testid="clock-now">
+              {c.now}
+            </Text>
+            <Badge color={c.frozen ? 'blue' : 'green'} variant="light" data-testid="clock-state">
+              {c.frozen ? 'Frozen' : 'Running'}
+            </Badge>
           </Group>
           <Group align="end">
-            <Select label="Advance by" data={CLOCK_JUMPS} value={jump} onChange={(v) => v && setJump(v)} allowDeselect={false} w={320} data-testid="clock-jump" />
-            <Button loading={busy} disabled={!can('TRANSACT')} onClick={() => act(() => api.post<SandboxClock>('/sandbox/clock/advance', { seconds: Number(jump) }))}>
+            <Select
+              label="Advance by"
+              data={CLOCK_JUMPS}
+              value={jump}
+              onChange={(v) => v && setJump(v)}
+              allowDeselect={false}
+              w={320}
+              data-testid="clock-jump"
+            />
+            <Button
+              loading={busy}
+              disabled={!can('TRANSACT')}
+              onClick={() => act(() => api.post<SandboxClock>('/sandbox/clock/advance', { seconds: Number(jump) }))}
+            >
               Advance
             </Button>
-            <Button variant="default" loading={busy} disabled={!can('TRANSACT')} onClick={() => act(() => api.post<SandboxClock>('/sandbox/clock', { frozen: !c.frozen }))}>
+            <Button
+              variant="default"
+              loading={busy}
+              disabled={!can('TRANSACT')}
+              onClick={() => act(() => api.post<SandboxClock>('/sandbox/clock', { frozen: !c.frozen }))}
+            >
               {c.frozen ? 'Unfreeze' : 'Freeze'}
             </Button>
           </Group>
-          {ran !== undefined && <Text size="sm" data-testid="clock-steps">{ran === 1 ? '1 timed step ran' : `${ran} timed steps ran`}</Text>}
-          {error !== undefined && <Alert color="red" role="alert">{describeError(error)}</Alert>}
+          {ran !== undefined && (
+            <Text size="sm" data-testid="clock-steps">
+              {ran === 1 ? '1 timed step ran' : `${ran} timed steps ran`}
+            </Text>
+          )}
+          {error !== undefined && (
+            <Alert color="red" role="alert">
+              {describeError(error)}
+            </Alert>
+          )}
         </Stack>
       )}
     </Card>
@@ -81,7 +111,15 @@ export function SandboxClockCard() {
 }
 
 /** failureReason values /fail accepts (the API's list). */
-const FAIL_REASONS = ['OFFRAMP_FAILED', 'PAY_REQUEST_FAILED', 'QUOTE_EXECUTION_FAILED', 'COUNTERPARTY_POST_TX_FAILED', 'LIGHTNING_PAYMENT_FAILED', 'LNURLP_FAILED', 'MISSING_MANDATORY_PAYEE_DATA'];
+const FAIL_REASONS = [
+  'OFFRAMP_FAILED',
+  'PAY_REQUEST_FAILED',
+  'QUOTE_EXECUTION_FAILED',
+  'COUNTERPARTY_POST_TX_FAILED',
+  'LIGHTNING_PAYMENT_FAILED',
+  'LNURLP_FAILED',
+  'MISSING_MANDATORY_PAYEE_DATA',
+];
 
 /**
  * The sandbox's test helpers for one transaction: the next steps its status allows
@@ -118,16 +156,31 @@ export function SandboxHelpersCard({ transaction: t, onChanged }: { transaction:
   return (
     <Card withBorder padding="lg" data-testid="sandbox-helpers">
       <Title order={4}>Sandbox test helpers</Title>
-      <Text size="sm" c="dimmed" mb="sm">Force this payment's next step, as the rail would: same ledger, webhooks and history.</Text>
+      <Text size="sm" c="dimmed" mb="sm">
+        Force this payment's next step, as the rail would: same ledger, webhooks and history.
+      </Text>
       <Group align="end">
-        {t.status === 'PROCESSING' && <Select label="Failure reason" data={FAIL_REASONS} value={reason} onChange={(v) => v && setReason(v)} allowDeselect={false} w={280} />}
+        {t.status === 'PROCESSING' && (
+          <Select label="Failure reason" data={FAIL_REASONS} value={reason} onChange={(v) => v && setReason(v)} allowDeselect={false} w={280} />
+        )}
         {actions.map((a) => (
-          <Button key={a.action} color={a.color} variant={a.color ? 'light' : 'filled'} loading={busy === a.action} disabled={!can('TRANSACT') || (busy !== undefined && busy !== a.action)} onClick={() => run(a.action, a.body)}>
+          <Button
+            key={a.action}
+            color={a.color}
+            variant={a.color ? 'light' : 'filled'}
+            loading={busy === a.action}
+            disabled={!can('TRANSACT') || (busy !== undefined && busy !== a.action)}
+            onClick={() => run(a.action, a.body)}
+          >
             {a.label}
           </Button>
         ))}
       </Group>
-      {error !== undefined && <Alert color="red" role="alert" mt="sm">{describeError(error)}</Alert>}
+      {error !== undefined && (
+        <Alert color="red" role="alert" mt="sm">
+          {describeError(error)}
+        </Alert>
+      )}
     </Card>
   );
 }

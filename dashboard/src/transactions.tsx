@@ -49,14 +49,28 @@ export function TransactionTable({ rows, showCustomer = true }: { rows: Transact
             <Table.Tr key={t.id} className="clickable-row" onClick={() => navigate(`/transactions/${encodeURIComponent(t.id)}`)} data-testid="transaction-row">
               <Table.Td>
                 <a className="plain-link" {...linkProps(`/transactions/${encodeURIComponent(t.id)}`)}>
-                  <Badge variant="outline" color={t.type === 'OUTGOING' ? 'grape' : 'teal'} size="sm">{t.type}</Badge>
+                  <Badge variant="outline" color={t.type === 'OUTGOING' ? 'grape' : 'teal'} size="sm">
+                    {t.type}
+                  </Badge>
                 </a>
               </Table.Td>
-              <Table.Td><StatusBadge status={t.status} /></Table.Td>
-              <Table.Td ta="right"><Text size="sm">{formatMoney(t.sentAmount)}</Text></Table.Td>
-              <Table.Td ta="right"><Text size="sm">{formatMoney(t.receivedAmount)}</Text></Table.Td>
-              {showCustomer && <Table.Td><Text size="sm">{t.platformCustomerId ?? t.customerId ?? '—'}</Text></Table.Td>}
-              <Table.Td><DateTime value={t.createdAt} /></Table.Td>
+              <Table.Td>
+                <StatusBadge status={t.status} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">{formatMoney(t.sentAmount)}</Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">{formatMoney(t.receivedAmount)}</Text>
+              </Table.Td>
+              {showCustomer && (
+                <Table.Td>
+                  <Text size="sm">{t.platformCustomerId ?? t.customerId ?? '—'}</Text>
+                </Table.Td>
+              )}
+              <Table.Td>
+                <DateTime value={t.createdAt} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -23,7 +23,13 @@ export async function crashRun(o: CrashOptions) {
     log(`${o.dialect}: operations ${ops.map((op) => op.name).join(', ')}`);
     const errors: Error[] = [];
     let killing = true;
-    const load = runLoad(world, ops, o.concurrency, () => !killing, (e) => errors.push(e));
+    const load = runLoad(
+      world,
+      ops,
+      o.concurrency,
+      () => !killing,
+      (e) => errors.push(e),
+    );
     const node = cluster.nodes[0];
     for (let k = 1; k <= o.kills; k++) {
       await sleep(o.killEveryMs[0] + Math.random() * (o.killEveryMs[1] - o.killEveryMs[0]));
@@ -35,7 +41,10 @@ export async function crashRun(o: CrashOptions) {
     const operations = await load;
     const { problems, facts } = await verify(cluster, world);
     await world.receiver.close();
-    return { problems: [...errors.map((e) => `operation failed: ${e.message}`), ...problems], facts: { ...facts, operations, kills: node.restarts } as Record<string, number> };
+    return {
+      problems: [...errors.map((e) => `operation failed: ${e.message}`), ...problems],
+      facts: { ...facts, operations, kills: node.restarts } as Record<string, number>,
+    };
   } finally {
     await cluster.stop();
   }
@@ -47,7 +56,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   let failed = false;
   for (const dialect of dialects) {
     const t0 = Date.now();
-    const r = await crashRun({ dialect, kills: Number(process.env.CHAOS_KILLS ?? 25), killEveryMs: [min, max], concurrency: Number(process.env.CHAOS_CONCURRENCY ?? 8), log: (l) => process.stdout.write(`${l}\n`) });
+    const r = await crashRun({
+      dialect,
+      kills: Number(process.env.CHAOS_KILLS ?? 25),
+      killEveryMs: [min, max],
+      concurrency: Number(process.env.CHAOS_CONCURRENCY ?? 8),
+      log: (l) => process.stdout.write(`${l}\n`),
+    });
     process.stdout.write(`\n${dialect}: ${JSON.stringify(r.facts)} in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
     if (r.problems.length) {
       failed = true;

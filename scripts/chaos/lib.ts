@@ -115,7 +115,12 @@ export class Client {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (key) headers['idempotency-key'] = key;
     try {
-      const res = await fetch(`${node.server.baseUrl}${API}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(`${node.server.baseUrl}${API}${p}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(15_000),
+      });
       const text = await res.text();
       ex.answer = { status: res.status, body: text ? JSON.parse(text) : undefined, replayed: res.headers.get('idempotent-replayed') === 'true' };
     } catch (e) {
@@ -194,7 +199,12 @@ export async function prepareWorld(cluster: Cluster): Promise<World> {
   const receiver = await startWebhookReceiver({ publicKeyPem: config.webhookPublicKey });
   const patched = await client.settle('PATCH', '/config', { webhookEndpoint: receiver.url });
   if (patched.status !== 200) throw new Error(`config: ${JSON.stringify(patched.body)}`);
-  const customer = await client.settle('POST', '/customers', { platformCustomerId: 'chaos-payer', customerType: 'INDIVIDUAL', fullName: 'Chaos Payer', currencies: ['USD'] }, randomUUID());
+  const customer = await client.settle(
+    'POST',
+    '/customers',
+    { platformCustomerId: 'chaos-payer', customerType: 'INDIVIDUAL', fullName: 'Chaos Payer', currencies: ['USD'] },
+    randomUUID(),
+  );
   if (customer.status !== 201) throw new Error(`customer: ${JSON.stringify(customer.body)}`);
   const accounts = await client.get(`/customers/internal-accounts?customerId=${customer.body.id}`);
   const accountId = accounts.data.find((a: any) => a.balance?.currency?.code === 'USD' || a.currency === 'USD')?.id ?? accounts.data[0].id;
@@ -210,7 +220,11 @@ export async function prepareWorld(cluster: Cluster): Promise<World> {
         routingNumber: '021000021',
         accountCategory: 'CHECKING',
         bankName: 'JPMORGAN CHASE BANK',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace', address: { line1: '12 St James Square', postalCode: 'SW1Y 4JH', country: 'GB' } },
+        beneficiary: {
+          beneficiaryType: 'INDIVIDUAL',
+          fullName: 'Ada Lovelace',
+          address: { line1: '12 St James Square', postalCode: 'SW1Y 4JH', country: 'GB' },
+        },
       },
     },
     randomUUID(),
@@ -250,7 +264,12 @@ export const OPERATIONS: Operation[] = [
     weight: 3,
     async run(w, n) {
       const pcid = `chaos-${n}`;
-      const a = await w.client.settle('POST', '/customers', { platformCustomerId: pcid, customerType: 'INDIVIDUAL', fullName: `Chaos ${n}`, currencies: ['USD'] }, randomUUID());
+      const a = await w.client.settle(
+        'POST',
+        '/customers',
+        { platformCustomerId: pcid, customerType: 'INDIVIDUAL', fullName: `Chaos ${n}`, currencies: ['USD'] },
+        randomUUID(),
+      );
       if (a.status !== 201) throw new Error(`create customer: ${a.status} ${JSON.stringify(a.body)}`);
       push(w.customers, pcid, a.body.id);
     },
@@ -286,7 +305,12 @@ export const OPERATIONS: Operation[] = [
       const quote = await w.client.settle(
         'POST',
         '/quotes',
-        { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: w.externalAccountId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2_000 + (n % 5) * 500 },
+        {
+          source: { sourceType: 'ACCOUNT', accountId: w.accountId },
+          destination: { destinationType: 'ACCOUNT', accountId: w.externalAccountId },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 2_000 + (n % 5) * 500,
+        },
         randomUUID(),
       );
       if (quote.status === 400 && quote.body?.code === 'INSUFFICIENT_FUNDS') return void w.refusedDebits++;
@@ -306,7 +330,12 @@ export const OPERATIONS: Operation[] = [
     routes: ['POST /transfer-out'],
     weight: 2,
     async run(w, n) {
-      const a = await w.client.settle('POST', '/transfer-out', { source: { accountId: w.accountId }, destination: { accountId: w.externalAccountId }, amount: 1_000 + (n % 3) * 250 }, randomUUID());
+      const a = await w.client.settle(
+        'POST',
+        '/transfer-out',
+        { source: { accountId: w.accountId }, destination: { accountId: w.externalAccountId }, amount: 1_000 + (n % 3) * 250 },
+        randomUUID(),
+      );
       if (a.status === 400 && a.body?.code === 'INSUFFICIENT_FUNDS') return void w.refusedDebits++;
       if (a.status >= 300) throw new Error(`transfer-out: ${a.status} ${JSON.stringify(a.body)}`);
       w.transfers.push(a.body.id);
@@ -367,14 +396,21 @@ async function jobsOf(cluster: Cluster, subjects: string[]): Promise<string> {
   const db = await openDatabase({ url: cluster.env.DATABASE_URL ?? path.join(cluster.dataDir, 'corridor.db') });
   try {
     const rows = await db.executor().selectFrom('jobs').select(['kind', 'subject', 'run_at', 'locked_until', 'locked_by', 'attempts', 'last_error']).execute();
-    return JSON.stringify(rows.filter((r) => subjects.some((s) => r.subject?.includes(s))), (_k, v) => (typeof v === 'bigint' ? Number(v) : v)).slice(0, 2000);
+    return JSON.stringify(
+      rows.filter((r) => subjects.some((s) => r.subject?.includes(s))),
+      (_k, v) => (typeof v === 'bigint' ? Number(v) : v),
+    ).slice(0, 2000);
   } finally {
     await db.close();
   }
 }
 
 /** Proves the effects; returns every violation found (empty: all good). */
-export async function verify(cluster: Cluster, w: World, opts: { webhookTimeoutMs?: number } = {}): Promise<{ problems: string[]; facts: Record<string, number> }> {
+export async function verify(
+  cluster: Cluster,
+  w: World,
+  opts: { webhookTimeoutMs?: number } = {},
+): Promise<{ problems: string[]; facts: Record<string, number> }> {
   const problems: string[] = [];
   const c = w.client;
   // Customers: one per platformCustomerId, and every answer (first or replay) named that one.
@@ -388,7 +424,8 @@ export async function verify(cluster: Cluster, w: World, opts: { webhookTimeoutM
   const tokens = await c.all('/tokens');
   for (const [name, ids] of w.tokens) {
     const stored = tokens.filter((t) => t.name === name);
-    if (stored.length !== 1 || stored[0].id !== ids[0] || new Set(ids).size !== 1) problems.push(`token ${name}: ${stored.length} stored, answers ${ids.join(',')}`);
+    if (stored.length !== 1 || stored[0].id !== ids[0] || new Set(ids).size !== 1)
+      problems.push(`token ${name}: ${stored.length} stored, answers ${ids.join(',')}`);
   }
   // Quotes: at most one execution each, and one transaction per executed quote. A job leased by a
   // killed node waits for its lease (60 s) to end before another node takes it.
@@ -402,7 +439,16 @@ export async function verify(cluster: Cluster, w: World, opts: { webhookTimeoutM
   for (const [quoteId, n] of byQuote) if (n > 1) problems.push(`quote ${quoteId}: ${n} transactions`);
   for (const id of w.transfers) if (!txs.some((t) => t.id === id)) problems.push(`transfer ${id} answered but not stored`);
   const open = txs.filter((t) => !TERMINAL.has(t.status) && !awaitingExecution(w, t));
-  if (open.length) problems.push(`${open.length} payments still open: ${open.slice(0, 3).map((t) => `${t.id} ${t.status}`).join(', ')}; their jobs: ${await jobsOf(cluster, open.map((t) => t.id))}`);
+  if (open.length)
+    problems.push(
+      `${open.length} payments still open: ${open
+        .slice(0, 3)
+        .map((t) => `${t.id} ${t.status}`)
+        .join(', ')}; their jobs: ${await jobsOf(
+        cluster,
+        open.map((t) => t.id),
+      )}`,
+    );
   // Money: the balance is every acknowledged funding once, less every payment that went out.
   const funded = [...w.fundings.values()].reduce((s, a) => s + a, 0);
   const ours = txs.filter((t) => t.type === 'OUTGOING' && t.source?.accountId === w.accountId);

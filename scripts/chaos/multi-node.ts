@@ -41,7 +41,13 @@ export async function nodesRun(o: NodesOptions) {
     log(`${o.nodes} nodes: operations ${ops.map((op) => op.name).join(', ')}`);
     const errors: Error[] = [];
     const until = Date.now() + o.seconds * 1000;
-    const load = runLoad(world, ops, o.concurrency, () => Date.now() > until, (e) => errors.push(e));
+    const load = runLoad(
+      world,
+      ops,
+      o.concurrency,
+      () => Date.now() > until,
+      (e) => errors.push(e),
+    );
     for (let k = 0; k < o.kills; k++) {
       await sleep((o.seconds * 1000) / (o.kills + 1));
       const node = cluster.nodes[k % cluster.nodes.length];
@@ -55,7 +61,10 @@ export async function nodesRun(o: NodesOptions) {
     if (doubled) problems.push(`${doubled} webhook deliveries succeeded more than once (a job ran on two nodes)`);
     const perNode = cluster.nodes.map((n) => world.client.log.filter((e) => e.node === n.index && e.answer).length);
     await world.receiver.close();
-    return { problems: [...errors.map((e) => `operation failed: ${e.message}`), ...problems], facts: { ...facts, operations, answeredPerNode: perNode.join('/') } as Record<string, number | string> };
+    return {
+      problems: [...errors.map((e) => `operation failed: ${e.message}`), ...problems],
+      facts: { ...facts, operations, answeredPerNode: perNode.join('/') } as Record<string, number | string>,
+    };
   } finally {
     await cluster.stop();
   }

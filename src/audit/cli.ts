@@ -56,7 +56,10 @@ export function createCliAudit() {
       } catch {
         /* no passwd entry (containers): keep "unknown" */
       }
-      const platformId = typeof details.options === 'object' && details.options && typeof (details.options as Record<string, unknown>).platform === 'string' ? ((details.options as Record<string, string>).platform) : null;
+      const platformId =
+        typeof details.options === 'object' && details.options && typeof (details.options as Record<string, unknown>).platform === 'string'
+          ? (details.options as Record<string, string>).platform
+          : null;
       try {
         await withContainer((c) =>
           createAuditLog({ db: c.db, clock: c.clock }).record({
@@ -97,7 +100,12 @@ export function registerAuditCommands(program: Command) {
     .action(async (opts: { platform?: string; actor?: string; action?: string; since?: string; until?: string; limit: number; json?: boolean }) => {
       await withContainer(async (c) => {
         const entries = await createAuditLog({ db: c.db, clock: c.clock }).list({
-          platformId: opts.platform, actor: opts.actor, action: opts.action, since: opts.since, until: opts.until, limit: opts.limit,
+          platformId: opts.platform,
+          actor: opts.actor,
+          action: opts.action,
+          since: opts.since,
+          until: opts.until,
+          limit: opts.limit,
         });
         if (opts.json) {
           for (const e of entries) process.stdout.write(`${JSON.stringify(e)}\n`);
@@ -105,7 +113,9 @@ export function registerAuditCommands(program: Command) {
         }
         if (entries.length === 0) print(false, {}, 'no audit entries match');
         for (const e of entries) {
-          process.stdout.write(`${e.createdAt}  ${e.outcome.padEnd(9)}  ${e.actorType.padEnd(8)}  ${e.actor}  ${e.action}${e.target ? `  ${e.target}` : ''}${e.source ? `  from ${e.source}` : ''}${e.statusCode ? `  ${e.statusCode}` : ''}\n`);
+          process.stdout.write(
+            `${e.createdAt}  ${e.outcome.padEnd(9)}  ${e.actorType.padEnd(8)}  ${e.actor}  ${e.action}${e.target ? `  ${e.target}` : ''}${e.source ? `  from ${e.source}` : ''}${e.statusCode ? `  ${e.statusCode}` : ''}\n`,
+          );
         }
       });
     });

@@ -69,7 +69,16 @@ export function registerAudit(app: App, container: Container) {
     const clientId = (req as FastifyRequest & { auth?: { clientId?: string } }).auth?.clientId;
     if (clientId?.startsWith('dashboard:')) {
       const userId = clientId.slice('dashboard:'.length);
-      req.audit = { actorType: 'USER', actor: await emailOf(userId), action, target, source: req.ip, platformId: req.auth.platformId, environment: req.auth.environment, details: { userId } };
+      req.audit = {
+        actorType: 'USER',
+        actor: await emailOf(userId),
+        action,
+        target,
+        source: req.ip,
+        platformId: req.auth.platformId,
+        environment: req.auth.environment,
+        details: { userId },
+      };
     } else if (route === SIGN_IN && req.method === 'POST') {
       const email = normaliseEmail(String((req.body as { email?: string } | undefined)?.email ?? ''));
       // A failed sign-in of a known user belongs to that user's platform, so its ADMINs see it.
@@ -80,7 +89,16 @@ export function registerAudit(app: App, container: Container) {
       const signedIn = token ? await container.dashboard.session(token) : undefined;
       if (!signedIn) return;
       const { session, user } = signedIn;
-      req.audit = { actorType: 'USER', actor: user.email, action, target, source: req.ip, platformId: session.platform_id, environment: session.environment, details: { userId: user.id } };
+      req.audit = {
+        actorType: 'USER',
+        actor: user.email,
+        action,
+        target,
+        source: req.ip,
+        platformId: session.platform_id,
+        environment: session.environment,
+        details: { userId: user.id },
+      };
     }
   });
 
@@ -111,21 +129,29 @@ export function registerAudit(app: App, container: Container) {
     return payload;
   });
 
-  app.get(`${DASHBOARD_API}/audit`, {
-    schema: {
-      tags: ['Dashboard'],
-      summary: "The platform's audit log, newest first (ADMIN users only)",
-      querystring: ListQuery,
-      response: { 200: Type.Object({ data: Type.Array(AuditRecordSchema), nextBefore: Type.Union([Type.String(), Type.Null()]) }), '4xx': errorResponse, '5xx': errorResponse },
+  app.get(
+    `${DASHBOARD_API}/audit`,
+    {
+      schema: {
+        tags: ['Dashboard'],
+        summary: "The platform's audit log, newest first (ADMIN users only)",
+        querystring: ListQuery,
+        response: {
+          200: Type.Object({ data: Type.Array(AuditRecordSchema), nextBefore: Type.Union([Type.String(), Type.Null()]) }),
+          '4xx': errorResponse,
+          '5xx': errorResponse,
+        },
+      },
     },
-  }, async (req) => {
-    const token = sessionToken(req);
-    const signedIn = token ? await container.dashboard.session(token) : undefined;
-    if (!signedIn) throw commonErrors.UNAUTHORIZED({ reason: 'not signed in' }, 'Sign in to the dashboard first');
-    if (signedIn.user.role !== 'ADMIN') throw commonErrors.FORBIDDEN({ requiredRole: 'ADMIN' }, 'Only ADMIN users may read the audit log');
-    const q = req.query as { limit?: number; before?: string; actor?: string; action?: string };
-    const limit = q.limit ?? 50;
-    const data = await audit.list({ platformId: signedIn.session.platform_id, actor: q.actor, action: q.action, before: q.before, limit });
-    return { data, nextBefore: data.length === limit ? data[data.length - 1].id : null };
-  });
+    async (req) => {
+      const token = sessionToken(req);
+      const signedIn = token ? await container.dashboard.session(token) : undefined;
+      if (!signedIn) throw commonErrors.UNAUTHORIZED({ reason: 'not signed in' }, 'Sign in to the dashboard first');
+      if (signedIn.user.role !== 'ADMIN') throw commonErrors.FORBIDDEN({ requiredRole: 'ADMIN' }, 'Only ADMIN users may read the audit log');
+      const q = req.query as { limit?: number; before?: string; actor?: string; action?: string };
+      const limit = q.limit ?? 50;
+      const data = await audit.list({ platformId: signedIn.session.platform_id, actor: q.actor, action: q.action, before: q.before, limit });
+      return { data, nextBefore: data.length === limit ? data[data.length - 1].id : null };
+    },
+  );
 }

@@ -10,6 +10,12 @@ import { registerRetentionCommands } from '../retention/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
 export const cliCommands: Array<(program: Command) => void> = [
-  registerUserCommands, registerLedgerCommands, registerPayoutCommands, registerUmaDomainCommands, registerSecretCommands,
-  registerBackupCommands, registerAuditCommands, registerRetentionCommands,
+  registerUserCommands,
+  registerLedgerCommands,
+  registerPayoutCommands,
+  registerUmaDomainCommands,
+  registerSecretCommands,
+  registerBackupCommands,
+  registerAuditCommands,
+  registerRetentionCommands,
 ];

@@ -17,4 +17,3 @@ export async function withContainer<T>(fn: (c: Container) => Promise<T>): Promis
 export function print(json: boolean, value: Record<string, unknown>, human: string) {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
 }
-

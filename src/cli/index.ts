@@ -13,7 +13,10 @@ function environment(value: string): Environment {
 }
 
 function permissions(value: string): Permission[] {
-  const list = value.split(',').map((p) => p.trim().toUpperCase()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((p) => p.trim().toUpperCase())
+    .filter(Boolean);
   const bad = list.filter((p) => !PERMISSIONS.includes(p as Permission));
   if (bad.length || list.length === 0) throw new InvalidArgumentError(`must be a comma-separated list of ${PERMISSIONS.join(', ')}`);
   return list as Permission[];
@@ -66,7 +69,11 @@ token
     await withContainer(async (c) => {
       if (!(await c.services.platforms.exists(opts.platform))) program.error(`no platform ${opts.platform}`);
       const t = await c.services.tokens.issue({ platformId: opts.platform, environment: opts.environment, name: opts.name, permissions: opts.permissions });
-      print(!!opts.json, { clientId: t.row.client_id, clientSecret: t.clientSecret }, `clientId ${t.row.client_id}\nclientSecret ${t.clientSecret}  (shown once)`);
+      print(
+        !!opts.json,
+        { clientId: t.row.client_id, clientSecret: t.clientSecret },
+        `clientId ${t.row.client_id}\nclientSecret ${t.clientSecret}  (shown once)`,
+      );
     });
   });
 
@@ -79,7 +86,11 @@ token
     await withContainer(async (c) => {
       const row = await c.services.tokens.revokeAny(tokenRef);
       if (!row) return program.error(`no active token ${tokenRef}`);
-      print(!!opts.json, { tokenId: row.id, clientId: row.client_id, platformId: row.platform_id, revokedAt: row.revoked_at }, `token ${row.id} (${row.client_id}) revoked`);
+      print(
+        !!opts.json,
+        { tokenId: row.id, clientId: row.client_id, platformId: row.platform_id, revokedAt: row.revoked_at },
+        `token ${row.id} (${row.client_id}) revoked`,
+      );
     });
   });
 

@@ -15,7 +15,10 @@ export function oneOfSpellings<T>(
   const a = given[canonical] as T | undefined;
   const b = given[alias] as T | undefined;
   if (a !== undefined && b !== undefined && !same(a, b)) {
-    throw invalidInput([{ field: alias, in: where, message: `differs from ${canonical}, which names the same value; give one` }], `${alias}: differs from ${canonical}`);
+    throw invalidInput(
+      [{ field: alias, in: where, message: `differs from ${canonical}, which names the same value; give one` }],
+      `${alias}: differs from ${canonical}`,
+    );
   }
   return a ?? b;
 }
@@ -28,7 +31,10 @@ export function oneOfNames<T>(given: Record<string, unknown>, canonical: string,
     const v = given[alias] as T | undefined;
     if (v === undefined) continue;
     if (value !== undefined && JSON.stringify(value) !== JSON.stringify(v)) {
-      throw invalidInput([{ field: alias, in: where, message: `differs from ${name}, which names the same value; give one` }], `${alias}: differs from ${name}`);
+      throw invalidInput(
+        [{ field: alias, in: where, message: `differs from ${name}, which names the same value; give one` }],
+        `${alias}: differs from ${name}`,
+      );
     }
     if (value === undefined) name = alias;
     value = v;

@@ -10,8 +10,12 @@ export function manualClock(start = new Date('2026-01-01T00:00:00.000Z')) {
   let t = start.getTime();
   return {
     now: () => new Date(t),
-    set: (d: Date) => { t = d.getTime(); },
-    advance: (ms: number) => { t += ms; },
+    set: (d: Date) => {
+      t = d.getTime();
+    },
+    advance: (ms: number) => {
+      t += ms;
+    },
   };
 }
 

@@ -20,7 +20,15 @@ export interface Currency {
 
 const table: Currency[] = [
   { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2, kind: 'FIAT', countries: ['US'], domestic: false },
-  { code: 'EUR', name: 'Euro', symbol: '€', decimals: 2, kind: 'FIAT', countries: ['AT', 'BE', 'HR', 'CY', 'EE', 'FI', 'FR', 'DE', 'GR', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PT', 'SK', 'SI', 'ES'], domestic: false },
+  {
+    code: 'EUR',
+    name: 'Euro',
+    symbol: '€',
+    decimals: 2,
+    kind: 'FIAT',
+    countries: ['AT', 'BE', 'HR', 'CY', 'EE', 'FI', 'FR', 'DE', 'GR', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PT', 'SK', 'SI', 'ES'],
+    domestic: false,
+  },
   { code: 'GBP', name: 'Pound Sterling', symbol: '£', decimals: 2, kind: 'FIAT', countries: ['GB'], domestic: false },
   { code: 'CAD', name: 'Canadian Dollar', symbol: 'CA$', decimals: 2, kind: 'FIAT', countries: ['CA'], domestic: false },
   { code: 'MXN', name: 'Mexican Peso', symbol: 'MX$', decimals: 2, kind: 'FIAT', countries: ['MX'], domestic: true },
@@ -35,7 +43,15 @@ const table: Currency[] = [
   { code: 'RWF', name: 'Rwanda Franc', symbol: 'FRw', decimals: 0, kind: 'FIAT', countries: ['RW'], domestic: true },
   { code: 'MWK', name: 'Malawi Kwacha', symbol: 'MK', decimals: 2, kind: 'FIAT', countries: ['MW'], domestic: true },
   { code: 'UGX', name: 'Uganda Shilling', symbol: 'USh', decimals: 0, kind: 'FIAT', countries: ['UG'], domestic: true },
-  { code: 'XOF', name: 'CFA Franc BCEAO', symbol: 'CFA', decimals: 0, kind: 'FIAT', countries: ['SN', 'CI', 'BJ', 'BF', 'ML', 'NE', 'TG', 'GW'], domestic: true },
+  {
+    code: 'XOF',
+    name: 'CFA Franc BCEAO',
+    symbol: 'CFA',
+    decimals: 0,
+    kind: 'FIAT',
+    countries: ['SN', 'CI', 'BJ', 'BF', 'ML', 'NE', 'TG', 'GW'],
+    domestic: true,
+  },
   { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8, kind: 'CRYPTO', countries: [], domestic: false },
   { code: 'USDC', name: 'USD Coin', symbol: 'USDC', decimals: 6, kind: 'CRYPTO', countries: [], domestic: false },
 ];

@@ -3,9 +3,27 @@ import { uuidv7 } from './uuid7.js';
 
 /** Ids are `<Type>:<uuid v7>`: time-ordered, so newest-first pagination walks the primary key. */
 export type IdType =
-  | 'Platform' | 'Customer' | 'ExternalAccount' | 'InternalAccount' | 'Quote' | 'Transaction'
-  | 'BeneficialOwner' | 'Document' | 'Token' | 'Webhook' | 'Lookup' | 'Job' | 'Delivery'
-  | 'LedgerAccount' | 'Journal' | 'Posting' | 'LedgerTransfer' | 'User' | 'Session' | 'TransactionEvent' | 'Audit';
+  | 'Platform'
+  | 'Customer'
+  | 'ExternalAccount'
+  | 'InternalAccount'
+  | 'Quote'
+  | 'Transaction'
+  | 'BeneficialOwner'
+  | 'Document'
+  | 'Token'
+  | 'Webhook'
+  | 'Lookup'
+  | 'Job'
+  | 'Delivery'
+  | 'LedgerAccount'
+  | 'Journal'
+  | 'Posting'
+  | 'LedgerTransfer'
+  | 'User'
+  | 'Session'
+  | 'TransactionEvent'
+  | 'Audit';
 
 export function newId(type: IdType): string {
   return `${type}:${uuidv7()}`;

@@ -16,7 +16,10 @@ export interface Rational {
 /** A decimal string that is not in the accepted format (see `parseDecimal`). */
 export class DecimalFormatError extends Error {
   override readonly name = 'DecimalFormatError';
-  constructor(readonly input: unknown, reason: string) {
+  constructor(
+    readonly input: unknown,
+    reason: string,
+  ) {
     super(`invalid decimal ${JSON.stringify(typeof input === 'string' ? input.slice(0, 50) : String(input))}: ${reason}`);
   }
 }
@@ -109,14 +112,14 @@ function checkDivisor(d: bigint): void {
 export function divFloor(n: bigint, d: bigint): bigint {
   checkDivisor(d);
   const q = n / d;
-  return n % d !== 0n && (n < 0n) !== (d < 0n) ? q - 1n : q;
+  return n % d !== 0n && n < 0n !== d < 0n ? q - 1n : q;
 }
 
 /** ceil(n / d), for any signs. */
 export function divCeil(n: bigint, d: bigint): bigint {
   checkDivisor(d);
   const q = n / d;
-  return n % d !== 0n && (n < 0n) === (d < 0n) ? q + 1n : q;
+  return n % d !== 0n && n < 0n === d < 0n ? q + 1n : q;
 }
 
 /** n / d rounded to the nearest integer, ties to the even neighbour (banker's rounding). */

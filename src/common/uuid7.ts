@@ -39,10 +39,25 @@ export function uuidv7(now: number = Date.now()): string {
   const high = Math.floor(ms / 0x100000000);
   const low = ms >>> 0;
   return (
-    HEX[(high >>> 8) & 0xff] + HEX[high & 0xff] + HEX[(low >>> 24) & 0xff] + HEX[(low >>> 16) & 0xff] + '-' +
-    HEX[(low >>> 8) & 0xff] + HEX[low & 0xff] + '-' +
-    HEX[0x70 | (counter >>> 8)] + HEX[counter & 0xff] + '-' +
-    HEX[0x80 | (pool[b] & 0x3f)] + HEX[pool[b + 1]] + '-' +
-    HEX[pool[b + 2]] + HEX[pool[b + 3]] + HEX[pool[b + 4]] + HEX[pool[b + 5]] + HEX[pool[b + 6]] + HEX[pool[b + 7]]
+    HEX[(high >>> 8) & 0xff] +
+    HEX[high & 0xff] +
+    HEX[(low >>> 24) & 0xff] +
+    HEX[(low >>> 16) & 0xff] +
+    '-' +
+    HEX[(low >>> 8) & 0xff] +
+    HEX[low & 0xff] +
+    '-' +
+    HEX[0x70 | (counter >>> 8)] +
+    HEX[counter & 0xff] +
+    '-' +
+    HEX[0x80 | (pool[b] & 0x3f)] +
+    HEX[pool[b + 1]] +
+    '-' +
+    HEX[pool[b + 2]] +
+    HEX[pool[b + 3]] +
+    HEX[pool[b + 4]] +
+    HEX[pool[b + 5]] +
+    HEX[pool[b + 6]] +
+    HEX[pool[b + 7]]
   );
 }

@@ -28,9 +28,14 @@ export function registerUserCommands(program: Command) {
         try {
           const made = await c.dashboard.createUser({ platformId: opts.platform, email: opts.email, role: opts.role, password: opts.password });
           const result = { userId: made.user.id, platformId: made.user.platform_id, email: made.user.email, role: made.user.role, password: made.password };
-          print(!!opts.json, result, `user ${result.userId}\nemail ${result.email}\nrole ${result.role}\npassword ${result.password}${made.generated ? '  (shown once)' : ''}`);
+          print(
+            !!opts.json,
+            result,
+            `user ${result.userId}\nemail ${result.email}\nrole ${result.role}\npassword ${result.password}${made.generated ? '  (shown once)' : ''}`,
+          );
         } catch (e) {
-          if (e instanceof ApiError) program.error(e.details?.fields ? `${e.message}` : `${e.message}${e.details?.email ? `: ${String(e.details.email)}` : ''}`);
+          if (e instanceof ApiError)
+            program.error(e.details?.fields ? `${e.message}` : `${e.message}${e.details?.email ? `: ${String(e.details.email)}` : ''}`);
           throw e;
         }
       });
@@ -38,7 +43,7 @@ export function registerUserCommands(program: Command) {
   user
     .command('disable')
     .description('stop a dashboard user from signing in; every session of the user ends at once')
-    .requiredOption('--email <email>', 'the user\'s sign-in email')
+    .requiredOption('--email <email>', "the user's sign-in email")
     .option('--json', 'print {userId, email, disabledAt}')
     .action(async (opts: { email: string; json?: boolean }) => {
       await withContainer(async (c) => {
@@ -50,7 +55,7 @@ export function registerUserCommands(program: Command) {
   user
     .command('enable')
     .description('let a disabled dashboard user sign in again')
-    .requiredOption('--email <email>', 'the user\'s sign-in email')
+    .requiredOption('--email <email>', "the user's sign-in email")
     .option('--json', 'print {userId, email, disabledAt}')
     .action(async (opts: { email: string; json?: boolean }) => {
       await withContainer(async (c) => {
@@ -62,7 +67,7 @@ export function registerUserCommands(program: Command) {
   user
     .command('password')
     .description('set a new password for a dashboard user (generated and shown once unless --password); their sessions end')
-    .requiredOption('--email <email>', 'the user\'s sign-in email')
+    .requiredOption('--email <email>', "the user's sign-in email")
     .option('--password <password>', 'at least 12 characters (prefer the generated one: a password in a command line lands in shell history)')
     .option('--json', 'print {userId, email, password}')
     .action(async (opts: { email: string; password?: string; json?: boolean }) => {
@@ -70,7 +75,11 @@ export function registerUserCommands(program: Command) {
         try {
           const made = await c.dashboard.setPassword(opts.email, opts.password);
           if (!made) program.error(`no dashboard user with email ${opts.email}`);
-          print(!!opts.json, { userId: made.user.id, email: made.user.email, password: made.password }, `user ${made.user.email}\npassword ${made.password}${made.generated ? '  (shown once)' : ''}\ntheir sessions have ended`);
+          print(
+            !!opts.json,
+            { userId: made.user.id, email: made.user.email, password: made.password },
+            `user ${made.user.email}\npassword ${made.password}${made.generated ? '  (shown once)' : ''}\ntheir sessions have ended`,
+          );
         } catch (e) {
           if (e instanceof ApiError) program.error(e.message);
           throw e;

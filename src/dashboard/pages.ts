@@ -75,7 +75,9 @@ export async function dashboardPages(app: App, dist = DASHBOARD_DIST) {
     };
     // With ignoreTrailingSlash this route also answers /dashboard/: only the bare path redirects,
     // so the app's relative URLs resolve under /dashboard/.
-    scope.get('/dashboard', { schema: { hide: true } as object }, async (req, reply) => (req.url.split('?')[0] === '/dashboard' ? reply.redirect('/dashboard/', 302) : page(req, reply)));
+    scope.get('/dashboard', { schema: { hide: true } as object }, async (req, reply) =>
+      req.url.split('?')[0] === '/dashboard' ? reply.redirect('/dashboard/', 302) : page(req, reply),
+    );
     scope.get('/dashboard/*', { schema: { hide: true } as object }, page);
   });
 }

@@ -48,7 +48,9 @@ export function dashboardRoutes(app: App, container: Container) {
    */
   function limiter(max: number, key: (req: FastifyRequest) => string) {
     if (max <= 0) return undefined;
-    const check = app.createRateLimit({ max, timeWindow: config.dashboardSignInWindowMs, keyGenerator: key, cache: 10_000 } as Parameters<App['createRateLimit']>[0]);
+    const check = app.createRateLimit({ max, timeWindow: config.dashboardSignInWindowMs, keyGenerator: key, cache: 10_000 } as Parameters<
+      App['createRateLimit']
+    >[0]);
     return async (req: FastifyRequest, reply: FastifyReply, reason: string) => {
       const result = await check(req);
       if (result.isAllowed || !result.isExceeded) return;
@@ -81,47 +83,64 @@ export function dashboardRoutes(app: App, container: Container) {
     return { token, signedIn };
   }
 
-  app.post(`${DASHBOARD_API}/session`, {
-    schema: { tags, summary: 'Sign in to the dashboard (sets the session cookie)', body: SignInBody, response: { ...responses, 201: SessionSchema } },
-  }, async (req, reply) => {
-    // A sign-in form posted from another site (login CSRF) is refused.
-    if (req.headers.origin !== undefined && !sameOrigin(req, config.publicUrl)) throw dashboardErrors.CSRF_TOKEN_INVALID();
-    await perAddress?.(req, reply, 'too many sign-in attempts from this address');
-    await perAccount?.(req, reply, 'too many sign-in attempts for this account');
-    try {
-      const { token, session, user } = await dashboard.signIn(req.body.email, req.body.password);
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(req), expires: new Date(session.expires_at) });
-      reply.code(201);
-      return view(token, { session, user });
-    } catch (e) {
-      if (e instanceof ApiError && (e.code === 'TOO_MANY_ATTEMPTS' || e.code === 'SIGN_IN_BUSY')) reply.header('Retry-After', String(e.details?.retryAfterSeconds ?? 60));
-      throw e;
-    }
-  });
+  app.post(
+    `${DASHBOARD_API}/session`,
+    {
+      schema: { tags, summary: 'Sign in to the dashboard (sets the session cookie)', body: SignInBody, response: { ...responses, 201: SessionSchema } },
+    },
+    async (req, reply) => {
+      // A sign-in form posted from another site (login CSRF) is refused.
+      if (req.headers.origin !== undefined && !sameOrigin(req, config.publicUrl)) throw dashboardErrors.CSRF_TOKEN_INVALID();
+      await perAddress?.(req, reply, 'too many sign-in attempts from this address');
+      await perAccount?.(req, reply, 'too many sign-in attempts for this account');
+      try {
+        const { token, session, user } = await dashboard.signIn(req.body.email, req.body.password);
+        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(req), expires: new Date(session.expires_at) });
+        reply.code(201);
+        return view(token, { session, user });
+      } catch (e) {
+        if (e instanceof ApiError && (e.code === 'TOO_MANY_ATTEMPTS' || e.code === 'SIGN_IN_BUSY'))
+          reply.header('Retry-After', String(e.details?.retryAfterSeconds ?? 60));
+        throw e;
+      }
+    },
+  );
 
-  app.get(`${DASHBOARD_API}/session`, {
-    schema: { tags, summary: 'The signed-in user, platform, environment and CSRF token', response: responses },
-  }, async (req) => {
-    const { token, signedIn } = await current(req, false);
-    return view(token, signedIn);
-  });
+  app.get(
+    `${DASHBOARD_API}/session`,
+    {
+      schema: { tags, summary: 'The signed-in user, platform, environment and CSRF token', response: responses },
+    },
+    async (req) => {
+      const { token, signedIn } = await current(req, false);
+      return view(token, signedIn);
+    },
+  );
 
-  app.put(`${DASHBOARD_API}/session/environment`, {
-    schema: { tags, summary: 'Switch the environment the dashboard works in', body: EnvironmentBody, response: responses },
-  }, async (req) => {
-    const { token, signedIn } = await current(req, true);
-    await dashboard.setEnvironment(signedIn.session.id, req.body.environment);
-    return view(token, { ...signedIn, session: { ...signedIn.session, environment: req.body.environment } });
-  });
+  app.put(
+    `${DASHBOARD_API}/session/environment`,
+    {
+      schema: { tags, summary: 'Switch the environment the dashboard works in', body: EnvironmentBody, response: responses },
+    },
+    async (req) => {
+      const { token, signedIn } = await current(req, true);
+      await dashboard.setEnvironment(signedIn.session.id, req.body.environment);
+      return view(token, { ...signedIn, session: { ...signedIn.session, environment: req.body.environment } });
+    },
+  );
 
-  app.delete(`${DASHBOARD_API}/session`, {
-    schema: { tags, summary: 'Sign out: the session stops working at once', response: { 204: Type.Null(), '4xx': errorResponse, '5xx': errorResponse } },
-  }, async (req, reply) => {
-    const { signedIn } = await current(req, true);
-    await dashboard.signOut(signedIn.session.id);
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
-    reply.code(204).send(null);
-  });
+  app.delete(
+    `${DASHBOARD_API}/session`,
+    {
+      schema: { tags, summary: 'Sign out: the session stops working at once', response: { 204: Type.Null(), '4xx': errorResponse, '5xx': errorResponse } },
+    },
+    async (req, reply) => {
+      const { signedIn } = await current(req, true);
+      await dashboard.signOut(signedIn.session.id);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
+      reply.code(204).send(null);
+    },
+  );
 
   // Anything else under /dashboard/api is an unknown route (not the pages' fallback).
   app.all(`${DASHBOARD_API}/*`, { schema: { hide: true } as object }, async (_req, reply) => {

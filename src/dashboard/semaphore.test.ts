@@ -13,10 +13,12 @@ describe('semaphore', () => {
     const sem = createSemaphore(2, 2);
     const gates = Array.from({ length: 4 }, gate);
     const order: number[] = [];
-    const runs = gates.map((g, i) => sem.run(async () => {
-      order.push(i);
-      await g.task();
-    }));
+    const runs = gates.map((g, i) =>
+      sem.run(async () => {
+        order.push(i);
+        await g.task();
+      }),
+    );
     await Promise.resolve();
     expect(sem.active).toBe(2);
     expect(sem.waiting).toBe(2);
@@ -37,7 +39,11 @@ describe('semaphore', () => {
 
   it('frees the slot when a task fails', async () => {
     const sem = createSemaphore(1, 0);
-    await expect(sem.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      sem.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await sem.run(async () => 'next')).toBe('next');
   });
 });

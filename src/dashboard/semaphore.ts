@@ -26,7 +26,8 @@ export function createSemaphore(max: number, maxWaiting: number): Semaphore {
 
   function release() {
     const next = queue.shift();
-    if (next) next(); // the slot passes straight to the next task: `active` stays the same
+    if (next)
+      next(); // the slot passes straight to the next task: `active` stays the same
     else active -= 1;
   }
 

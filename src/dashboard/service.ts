@@ -104,7 +104,12 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
         .updateTable('dashboard_users')
         .set((eb) => ({
           failed_attempts: eb('failed_attempts', '+', 1),
-          locked_until: eb.case().when('failed_attempts', '>=', FREE_ATTEMPTS - 1).then(provisional).else(eb.ref('locked_until')).end(),
+          locked_until: eb
+            .case()
+            .when('failed_attempts', '>=', FREE_ATTEMPTS - 1)
+            .then(provisional)
+            .else(eb.ref('locked_until'))
+            .end(),
         }))
         .where('id', '=', userId)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
@@ -130,14 +135,28 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
       .selectFrom('dashboard_sessions')
       .innerJoin('dashboard_users', 'dashboard_users.id', 'dashboard_sessions.user_id')
       .selectAll('dashboard_sessions')
-      .select(['dashboard_users.email', 'dashboard_users.role', 'dashboard_users.password_hash', 'dashboard_users.failed_attempts', 'dashboard_users.locked_until', 'dashboard_users.last_sign_in_at', 'dashboard_users.created_at as user_created_at', 'dashboard_users.updated_at as user_updated_at'])
+      .select([
+        'dashboard_users.email',
+        'dashboard_users.role',
+        'dashboard_users.password_hash',
+        'dashboard_users.failed_attempts',
+        'dashboard_users.locked_until',
+        'dashboard_users.last_sign_in_at',
+        'dashboard_users.created_at as user_created_at',
+        'dashboard_users.updated_at as user_updated_at',
+      ])
       .where('dashboard_sessions.token_hash', '=', tokenHash(token))
       .where('dashboard_users.disabled_at', 'is', null)
       .executeTakeFirst();
 
   return {
     /** Creates a user; generates a password when none is given (returned once, never stored). */
-    async createUser(input: { platformId: string; email: string; role: Role; password?: string }): Promise<{ user: UserRow; password: string; generated: boolean }> {
+    async createUser(input: {
+      platformId: string;
+      email: string;
+      role: Role;
+      password?: string;
+    }): Promise<{ user: UserRow; password: string; generated: boolean }> {
       const email = normaliseEmail(input.email);
       if (!EMAIL.test(email)) throw invalidField('email', 'must be an email address');
       const generated = input.password === undefined;
@@ -262,8 +281,13 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
       return db.tx(async (trx) => {
         const user = await trx.selectFrom('dashboard_users').selectAll().where('email', '=', email).executeTakeFirst();
         if (!user) return undefined;
-        await trx.updateTable('dashboard_users').set({ disabled_at: disabled ? (user.disabled_at ?? at) : null, updated_at: at }).where('id', '=', user.id).execute();
-        if (disabled) await trx.updateTable('dashboard_sessions').set({ revoked_at: at }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+        await trx
+          .updateTable('dashboard_users')
+          .set({ disabled_at: disabled ? (user.disabled_at ?? at) : null, updated_at: at })
+          .where('id', '=', user.id)
+          .execute();
+        if (disabled)
+          await trx.updateTable('dashboard_sessions').set({ revoked_at: at }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
         return { ...user, disabled_at: disabled ? (user.disabled_at ?? at) : null, updated_at: at };
       });
     },
@@ -280,7 +304,11 @@ export function createDashboardService(deps: { db: Database; clock: Clock; sessi
       const user = await db.tx(async (trx) => {
         const found = await trx.selectFrom('dashboard_users').selectAll().where('email', '=', email).executeTakeFirst();
         if (!found) return undefined;
-        await trx.updateTable('dashboard_users').set({ password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: at }).where('id', '=', found.id).execute();
+        await trx
+          .updateTable('dashboard_users')
+          .set({ password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: at })
+          .where('id', '=', found.id)
+          .execute();
         await trx.updateTable('dashboard_sessions').set({ revoked_at: at }).where('user_id', '=', found.id).where('revoked_at', 'is', null).execute();
         return { ...found, password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: at };
       });

@@ -35,7 +35,10 @@ describe('SQLite durability', () => {
   });
 
   it('the server configuration reaches the database: FULL unless SQLITE_SYNCHRONOUS=NORMAL', async () => {
-    for (const [env, expected] of [[{}, 'FULL'], [{ SQLITE_SYNCHRONOUS: 'NORMAL' }, 'NORMAL']] as const) {
+    for (const [env, expected] of [
+      [{}, 'FULL'],
+      [{ SQLITE_SYNCHRONOUS: 'NORMAL' }, 'NORMAL'],
+    ] as const) {
       const container = await createContainer(loadConfig({ ...env, DATA_DIR: path.join(dir, `server-${expected}`) }));
       try {
         expect(container.db.sqliteSynchronous).toBe(expected);
@@ -55,7 +58,14 @@ describe('SQLite durability', () => {
     });
     try {
       await sql`create table t (v integer)`.execute(db.admin);
-      const rows = async () => (await db.executor().selectFrom('t' as never).selectAll().execute()).length;
+      const rows = async () =>
+        (
+          await db
+            .executor()
+            .selectFrom('t' as never)
+            .selectAll()
+            .execute()
+        ).length;
       const state = { first: false, second: false, read: -1 };
 
       const first = db.tx((trx) => sql`insert into t values (1)`.execute(trx)).then(() => (state.first = true));

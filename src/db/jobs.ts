@@ -63,7 +63,7 @@ export function createJobQueue(deps: {
         if (last?.t) latest.set(subject, last.t);
       }
       const rows = batch.map((job) => {
-        let runAt = (deps.runAtOf ? deps.runAtOf(job.kind, job.runAt) : job.runAt ?? now).toISOString();
+        let runAt = (deps.runAtOf ? deps.runAtOf(job.kind, job.runAt) : (job.runAt ?? now)).toISOString();
         if (job.subject !== undefined) {
           const last = latest.get(job.subject);
           if (last && last > runAt) runAt = last;
@@ -92,7 +92,15 @@ export function createJobQueue(deps: {
           .where((eb) =>
             eb.or([
               eb('j.subject', 'is', null),
-              eb.not(eb.exists(eb.selectFrom('jobs as earlier').select(sql`1`.as('x')).whereRef('earlier.subject', '=', 'j.subject').whereRef('earlier.id', '<', 'j.id'))),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('jobs as earlier')
+                    .select(sql`1`.as('x'))
+                    .whereRef('earlier.subject', '=', 'j.subject')
+                    .whereRef('earlier.id', '<', 'j.id'),
+                ),
+              ),
             ]),
           )
           .orderBy('j.run_at')
@@ -124,14 +132,24 @@ export function createJobQueue(deps: {
     async retry(job: Job, runAt: Date, error: string): Promise<void> {
       const iso = runAt.toISOString();
       await db.tx(async (trx) => {
-        await trx.updateTable('jobs').set({ run_at: iso, locked_until: null, locked_by: null, last_error: error.slice(0, 1000) }).where('id', '=', job.id).execute();
-        if (job.subject !== null) await trx.updateTable('jobs').set({ run_at: iso }).where('subject', '=', job.subject).where('id', '>', job.id).where('run_at', '<', iso).execute();
+        await trx
+          .updateTable('jobs')
+          .set({ run_at: iso, locked_until: null, locked_by: null, last_error: error.slice(0, 1000) })
+          .where('id', '=', job.id)
+          .execute();
+        if (job.subject !== null)
+          await trx.updateTable('jobs').set({ run_at: iso }).where('subject', '=', job.subject).where('id', '>', job.id).where('run_at', '<', iso).execute();
       });
     },
 
     /** The earliest run_at among pending jobs of these kinds (for sleeping until then). */
     async nextDue(kinds: readonly string[]): Promise<Date | undefined> {
-      const r = await db.executor().selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('t')).where('kind', 'in', kinds as string[]).executeTakeFirst();
+      const r = await db
+        .executor()
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.min('run_at').as('t'))
+        .where('kind', 'in', kinds as string[])
+        .executeTakeFirst();
       return r?.t ? new Date(r.t as string) : undefined;
     },
   };

@@ -4,7 +4,17 @@
  * - integers are 64-bit and read back as bigint; booleans are integers 0/1 (see db/values.ts);
  * - structured values (addresses, lists) are JSON text.
  */
-import type { PlatformsTable, PlatformConfigsTable, TokensTable, CustomersTable, IdempotencyKeysTable, JobsTable, SystemSettingsTable, ListCountsTable, SandboxClocksTable } from './tables/foundation.js';
+import type {
+  PlatformsTable,
+  PlatformConfigsTable,
+  TokensTable,
+  CustomersTable,
+  IdempotencyKeysTable,
+  JobsTable,
+  SystemSettingsTable,
+  ListCountsTable,
+  SandboxClocksTable,
+} from './tables/foundation.js';
 import type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
 import type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
 import type { LedgerAccountsTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
@@ -12,7 +22,17 @@ import type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashb
 import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 import type { AuditLogTable } from './tables/operations.js';
 
-export type { PlatformsTable, PlatformConfigsTable, TokensTable, CustomersTable, IdempotencyKeysTable, JobsTable, SystemSettingsTable, ListCountsTable, SandboxClocksTable } from './tables/foundation.js';
+export type {
+  PlatformsTable,
+  PlatformConfigsTable,
+  TokensTable,
+  CustomersTable,
+  IdempotencyKeysTable,
+  JobsTable,
+  SystemSettingsTable,
+  ListCountsTable,
+  SandboxClocksTable,
+} from './tables/foundation.js';
 export type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
 export type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
 export type { LedgerAccountsTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';

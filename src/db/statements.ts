@@ -59,5 +59,9 @@ export function columnsOf<Row>(all: Record<keyof Row & string, true>): Array<key
 /** An insert of one whole row, compiled once: `insertRow(db, row)`. */
 export function rowInsert<Row>(table: string, columns: Array<keyof Row & string>, suffix = '') {
   const insert = statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(1, columns.length)}${suffix ? ` ${suffix}` : ''}`);
-  return (db: Pick<Database, 'execute'>, row: Row) => db.execute(insert, columns.map((c) => row[c]));
+  return (db: Pick<Database, 'execute'>, row: Row) =>
+    db.execute(
+      insert,
+      columns.map((c) => row[c]),
+    );
 }

@@ -77,8 +77,15 @@ describe('docs/webhooks.md', () => {
 
   const human = (ms: number) => {
     const s = ms / 1000;
-    const parts = [[Math.floor(s / 3600), 'h'], [Math.floor((s % 3600) / 60), 'min'], [s % 60, 's']] as const;
-    return parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}`).join(' ');
+    const parts = [
+      [Math.floor(s / 3600), 'h'],
+      [Math.floor((s % 3600) / 60), 'min'],
+      [s % 60, 's'],
+    ] as const;
+    return parts
+      .filter(([n]) => n > 0)
+      .map(([n, unit]) => `${n} ${unit}`)
+      .join(' ');
   };
 
   it('lists the retry schedule and attempt count of backoff.ts', () => {

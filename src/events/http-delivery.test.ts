@@ -70,7 +70,9 @@ describe('deliver', () => {
   });
 
   it('times out a slow receiver', async () => {
-    const { url } = await serve(() => { /* never answers */ });
+    const { url } = await serve(() => {
+      /* never answers */
+    });
     const result = await deliver({ url, body, headers: {}, timeoutMs: 200 });
     expect(result).toMatchObject({ ok: false, error: 'timeout' });
     expect(result.statusCode).toBeUndefined();
@@ -129,7 +131,10 @@ describe('deliver', () => {
   it('never throws on bad input', async () => {
     expect(await deliver({ url: 'not a url', body, headers: {} })).toMatchObject({ ok: false, error: 'invalid URL' });
     expect(await deliver({ url: 'ftp://example.com/', body, headers: {} })).toMatchObject({ ok: false, error: 'unsupported protocol' });
-    expect(await deliver({ url: 'http://example.com/', body, headers: {}, pinnedAddresses: ['nope'] })).toMatchObject({ ok: false, error: 'invalid pinned address' });
+    expect(await deliver({ url: 'http://example.com/', body, headers: {}, pinnedAddresses: ['nope'] })).toMatchObject({
+      ok: false,
+      error: 'invalid pinned address',
+    });
     expect(await deliver({ url: 'http://example.com/', body, headers: {}, pinnedAddresses: [] })).toMatchObject({ ok: false, error: 'invalid pinned address' });
     expect((await deliver({ url: 'http://127.0.0.1:1/', body, headers: { 'bad\nheader': 'x' } })).ok).toBe(false);
   });
@@ -155,15 +160,24 @@ describe('deliver', () => {
     });
     if (!listening) return; // no IPv6 loopback on this machine
     const { port } = server.address() as AddressInfo;
-    expect(await deliver({ url: `http://hooks.example.invalid:${port}/`, body, headers: {}, pinnedAddresses: ['::1'] })).toMatchObject({ ok: true, responseBody: 'v6' });
+    expect(await deliver({ url: `http://hooks.example.invalid:${port}/`, body, headers: {}, pinnedAddresses: ['::1'] })).toMatchObject({
+      ok: true,
+      responseBody: 'v6',
+    });
   });
 
   it('tries every pinned address in turn: a receiver on 127.0.0.1 only is reached when ::1 comes first', async () => {
     // A name such as localhost often resolves to ::1 before 127.0.0.1, while many receivers
     // (Flask, python -m http.server) listen on IPv4 only; a normal client falls back, so must we.
     const { port } = await serve((_req, res) => res.end('v4 only'));
-    for (const pinned of [['::1', '127.0.0.1'], ['127.0.0.2', '127.0.0.1']]) {
-      expect(await deliver({ url: `http://laptop.example.invalid:${port}/`, body, headers: {}, pinnedAddresses: pinned })).toMatchObject({ ok: true, responseBody: 'v4 only' });
+    for (const pinned of [
+      ['::1', '127.0.0.1'],
+      ['127.0.0.2', '127.0.0.1'],
+    ]) {
+      expect(await deliver({ url: `http://laptop.example.invalid:${port}/`, body, headers: {}, pinnedAddresses: pinned })).toMatchObject({
+        ok: true,
+        responseBody: 'v4 only',
+      });
     }
   });
 
@@ -173,7 +187,17 @@ describe('deliver', () => {
     const cert = readFileSync(new URL('./fixtures/tls-test-cert.pem', import.meta.url));
     const key = readFileSync(new URL('./fixtures/tls-test-key.pem', import.meta.url));
     let servername: string | undefined;
-    const server = https.createServer({ cert, key, SNICallback: (name, cb) => { servername = name; cb(null); } }, (_req, res) => res.end('secret'));
+    const server = https.createServer(
+      {
+        cert,
+        key,
+        SNICallback: (name, cb) => {
+          servername = name;
+          cb(null);
+        },
+      },
+      (_req, res) => res.end('secret'),
+    );
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;

@@ -56,7 +56,8 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
       return finish({ ok: false, error: 'invalid URL' });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return finish({ ok: false, error: 'unsupported protocol' });
-    if (pinnedAddresses !== undefined && (pinnedAddresses.length === 0 || !pinnedAddresses.every((a) => isIP(a)))) return finish({ ok: false, error: 'invalid pinned address' });
+    if (pinnedAddresses !== undefined && (pinnedAddresses.length === 0 || !pinnedAddresses.every((a) => isIP(a))))
+      return finish({ ok: false, error: 'invalid pinned address' });
 
     // One timer for the whole exchange (connect, TLS, headers, body): a receiver that trickles
     // bytes cannot hold the worker beyond timeoutMs.

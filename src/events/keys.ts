@@ -60,7 +60,10 @@ export function createWebhookKeys(deps: { db: Database; clock: Clock; secrets: S
       row = await read();
       if (!row) throw new Error('webhook key vanished after insert');
     }
-    const key = { publicKeyPem: row.public_key_pem, signer: new WebhookSigner(secrets.openText(row.private_key_pem, webhookKeyContext(scope.platformId, scope.environment))) };
+    const key = {
+      publicKeyPem: row.public_key_pem,
+      signer: new WebhookSigner(secrets.openText(row.private_key_pem, webhookKeyContext(scope.platformId, scope.environment))),
+    };
     if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
     cache.set(id, key);
     return key;

@@ -34,15 +34,30 @@ const RESERVED_KEYS = ['type', 'webhookId', 'timestamp'];
 export function serialiseBody(body: Record<string, unknown>): string {
   return JSON.stringify(body, (_key, value: unknown) => {
     if (typeof value !== 'bigint') return value;
-    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new RangeError(`bigint ${value} does not fit a JSON number exactly`);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+      throw new RangeError(`bigint ${value} does not fit a JSON number exactly`);
     return Number(value);
   });
 }
 
 const EVENT_COLUMNS = ['id', 'platform_id', 'environment', 'type', 'subject', 'body', 'created_at'] as const;
 const DELIVERY_COLUMNS = [
-  'id', 'platform_id', 'environment', 'event_id', 'event_type', 'subject', 'url', 'status', 'attempt_count',
-  'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'resend_of', 'created_at', 'updated_at',
+  'id',
+  'platform_id',
+  'environment',
+  'event_id',
+  'event_type',
+  'subject',
+  'url',
+  'status',
+  'attempt_count',
+  'last_status_code',
+  'last_error',
+  'next_attempt_at',
+  'delivered_at',
+  'resend_of',
+  'created_at',
+  'updated_at',
 ] as const;
 const insertEvents = multiRowInsert('webhook_events', EVENT_COLUMNS);
 const insertDeliveries = multiRowInsert('webhook_deliveries', DELIVERY_COLUMNS);
@@ -76,7 +91,10 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
    * subject, so one transaction's events are attempted in order) unless the caller attempts it
    * itself (enqueue false); without a target it is NO_ENDPOINT and gets no job.
    */
-  async function addDeliveries(events: Array<Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>>, opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean }): Promise<DeliveryRow[]> {
+  async function addDeliveries(
+    events: Array<Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>>,
+    opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean },
+  ): Promise<DeliveryRow[]> {
     const now = clock.now().toISOString();
     const rows: DeliveryRow[] = events.map((event) => ({
       id: newId('Delivery'),
@@ -96,7 +114,10 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
       created_at: now,
       updated_at: now,
     }));
-    await db.execute(insertDeliveries(rows.length), rows.flatMap((r) => DELIVERY_COLUMNS.map((c) => r[c])));
+    await db.execute(
+      insertDeliveries(rows.length),
+      rows.flatMap((r) => DELIVERY_COLUMNS.map((c) => r[c])),
+    );
     if (opts.hasTarget && opts.enqueue !== false) {
       await jobs.enqueue(...rows.map((r) => ({ kind: DELIVER_JOB, subject: deliverySubject(r.subject), payload: { deliveryId: r.id } })));
     }
@@ -110,7 +131,10 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
    */
   async function emitAll(scope: Scope, inputs: EmitInput[]): Promise<Emitted[]> {
     const events = inputs.map((input) => buildEvent(scope, input));
-    await db.execute(insertEvents(events.length), events.flatMap((e) => EVENT_COLUMNS.map((c) => e[c])));
+    await db.execute(
+      insertEvents(events.length),
+      events.flatMap((e) => EVENT_COLUMNS.map((c) => e[c])),
+    );
     const deliveries = await addDeliveries(events, { url: null, hasTarget: (await endpointOf(scope)) !== null });
     return events.map((e, i) => ({ webhookId: e.id, deliveryId: deliveries[i].id, status: deliveries[i].status as DeliveryStatus }));
   }
@@ -119,8 +143,10 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
     endpointOf,
     buildEvent,
     /** One delivery of an event (a test event, a resend). */
-    addDelivery: async (event: Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>, opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean }) =>
-      (await addDeliveries([event], opts))[0],
+    addDelivery: async (
+      event: Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>,
+      opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean },
+    ) => (await addDeliveries([event], opts))[0],
     emitAll,
     /** One event, inside the caller's transaction: `await events.emit(scope, { type: 'OUTGOING_PAYMENT', subject: tx.id, payload: { transaction } })`. */
     emit: async (scope: Scope, input: EmitInput): Promise<Emitted> => (await emitAll(scope, [input]))[0],

@@ -59,8 +59,21 @@ describe('signatureHeader / verifySignatureHeader', () => {
   it('refuses malformed headers', () => {
     const good = signatureHeader(keys.privateKeyPem, body, now);
     const sig = good.split('v1=')[1];
-    for (const header of [undefined, '', 't=,v1=', `v1=${sig},t=${now}`, `t=${now}`, `v1=${sig}`, `t=${now},v1=${sig},`, ` ${good}`,
-      `t=${now},v1=${sig.slice(4)}`, `t=-1,v1=${sig}`, `t=1e9,v1=${sig}`, `t=${now},v0=${sig}`, `t=${now},v1=${sig.replace(/==$/, '')}`]) {
+    for (const header of [
+      undefined,
+      '',
+      't=,v1=',
+      `v1=${sig},t=${now}`,
+      `t=${now}`,
+      `v1=${sig}`,
+      `t=${now},v1=${sig},`,
+      ` ${good}`,
+      `t=${now},v1=${sig.slice(4)}`,
+      `t=-1,v1=${sig}`,
+      `t=1e9,v1=${sig}`,
+      `t=${now},v0=${sig}`,
+      `t=${now},v1=${sig.replace(/==$/, '')}`,
+    ]) {
       expect(verifySignatureHeader(keys.publicKeyPem, header, body, { nowSeconds: now })).toEqual({ ok: false, reason: 'malformed header' });
     }
   });

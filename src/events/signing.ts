@@ -78,9 +78,7 @@ export function signatureHeader(privateKeyPem: string, rawBody: string, nowSecon
   return `t=${nowSeconds},v1=${signature.toString('base64')}`;
 }
 
-export type VerifyResult =
-  | { ok: true }
-  | { ok: false; reason: 'malformed header' | 'timestamp outside tolerance' | 'bad signature' | 'invalid public key' };
+export type VerifyResult = { ok: true } | { ok: false; reason: 'malformed header' | 'timestamp outside tolerance' | 'bad signature' | 'invalid public key' };
 
 /**
  * What an integrator runs on receipt (docs/webhooks.md carries the same logic in plain Node).

@@ -122,8 +122,7 @@ function embeddedIPv4(ipv6: string): string | null {
   } catch {
     return null;
   }
-  const m = /^(?:::ffff|64:ff9b:):([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical)
-    ?? /^(?:::ffff|64:ff9b:):()([0-9a-f]{1,4})$/.exec(canonical); // ::ffff:0.0.x.y compresses to one group
+  const m = /^(?:::ffff|64:ff9b:):([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical) ?? /^(?:::ffff|64:ff9b:):()([0-9a-f]{1,4})$/.exec(canonical); // ::ffff:0.0.x.y compresses to one group
   if (!m) return null;
   const high = m[1] ? parseInt(m[1], 16) : 0;
   const low = parseInt(m[2], 16);
@@ -150,7 +149,10 @@ export async function checkWebhookUrl(url: string, options: UrlGuardOptions): Pr
   if (parsed.username || parsed.password) return { ok: false, reason: 'credentials in the URL are not allowed' };
 
   // URL parsing already normalised 2130706433, 0x7f.1, 0177.0.0.1 etc. to dotted decimal.
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = parsed.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (!host) return { ok: false, reason: 'no host in the URL' };
   if (METADATA_HOSTS.has(host)) return { ok: false, reason: `host ${host} is a cloud metadata service` };
 

@@ -67,7 +67,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       maxResponseBytes: RESPONSE_BODY_MAX_BYTES,
       pinnedAddresses: check.addresses,
     });
-    return { url, attemptedAt, ok: r.ok, statusCode: r.statusCode ?? null, latencyMs: r.latencyMs, error: r.error ?? null, responseBody: r.responseBody ?? null };
+    return {
+      url,
+      attemptedAt,
+      ok: r.ok,
+      statusCode: r.statusCode ?? null,
+      latencyMs: r.latencyMs,
+      error: r.error ?? null,
+      responseBody: r.responseBody ?? null,
+    };
   }
 
   /**
@@ -128,7 +136,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     const url = delivery.url ?? found.endpoint;
     if (url === null) {
       await db.tx(async (trx) => {
-        await webhookStore.updateDelivery(trx, delivery.id, { status: 'NO_ENDPOINT', last_error: 'no webhookEndpoint configured', next_attempt_at: null, updated_at: clock.now().toISOString() });
+        await webhookStore.updateDelivery(trx, delivery.id, {
+          status: 'NO_ENDPOINT',
+          last_error: 'no webhookEndpoint configured',
+          next_attempt_at: null,
+          updated_at: clock.now().toISOString(),
+        });
         await jobs.complete(job);
       });
       return true;

@@ -51,7 +51,16 @@ describe('fee schedule', () => {
     ['variable rate as number', { corridors: [{ from: 'USD', to: '*', serviceVariableRate: 0.003 }] }, '$.corridors[0].serviceVariableRate'],
     ['variable rate 1', { corridors: [{ from: 'USD', to: '*', serviceVariableRate: '1' }] }, '$.corridors[0].serviceVariableRate'],
     ['variable rate in percent', { corridors: [{ from: 'USD', to: '*', serviceVariableRate: '0.3%' }] }, '$.corridors[0].serviceVariableRate'],
-    ['duplicate corridor', { corridors: [{ from: 'USD', to: '*' }, { from: 'USD', to: '*' }] }, 'corridors[1]'],
+    [
+      'duplicate corridor',
+      {
+        corridors: [
+          { from: 'USD', to: '*' },
+          { from: 'USD', to: '*' },
+        ],
+      },
+      'corridors[1]',
+    ],
     ['bad sameCurrency', { sameCurrency: { serviceVariableRate: '-0.1' } }, '$.sameCurrency.serviceVariableRate'],
   ])('rejects %s', (_name, json, path) => {
     try {

@@ -64,7 +64,10 @@ export const DEFAULT_SAME_CURRENCY_FEE: Readonly<FeeRule> = Object.freeze({
 /** A fee configuration that fails validation; `path` names the offending field. */
 export class FeeScheduleError extends Error {
   override readonly name = 'FeeScheduleError';
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(`fee schedule: ${path}: ${reason}`);
   }
 }

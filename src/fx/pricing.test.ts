@@ -8,7 +8,11 @@ import { MAX_AMOUNT, priceQuote, type PriceQuoteInput, type PricedQuote } from '
 import { SANDBOX_USD_RATES } from './rates.js';
 
 const NO_FEES: FeeRule = { serviceFixedFee: 0n, serviceVariableRate: '0', counterpartyFixedFee: 0n };
-const fee = (serviceFixedFee: bigint, serviceVariableRate: string, counterpartyFixedFee = 0n): FeeRule => ({ serviceFixedFee, serviceVariableRate, counterpartyFixedFee });
+const fee = (serviceFixedFee: bigint, serviceVariableRate: string, counterpartyFixedFee = 0n): FeeRule => ({
+  serviceFixedFee,
+  serviceVariableRate,
+  counterpartyFixedFee,
+});
 const r = (s: string) => parseDecimal(s);
 
 function ok(input: PriceQuoteInput): PricedQuote {
@@ -19,7 +23,15 @@ function ok(input: PriceQuoteInput): PricedQuote {
 
 describe('priceQuote: hand-computed examples', () => {
   it('USD → EUR at 0.92, 0.3 %, sending locked at 100.00 USD', () => {
-    const q = ok({ sendingCurrency: 'USD', receivingCurrency: 'EUR', rate: r('0.92'), fees: fee(0n, '0.003'), lockedSide: 'SENDING', lockedAmount: 10000n, btcRate: r('0.00001') });
+    const q = ok({
+      sendingCurrency: 'USD',
+      receivingCurrency: 'EUR',
+      rate: r('0.92'),
+      fees: fee(0n, '0.003'),
+      lockedSide: 'SENDING',
+      lockedAmount: 10000n,
+      btcRate: r('0.00001'),
+    });
     // V = ceil(10000 × 0.003) = 30; X = 9970; receiving = floor(9970 × 0.92) = floor(9172.4) = 9172
     expect(q).toMatchObject({ totalSendingAmount: 10000n, feesIncluded: 30n, convertedAmount: 9970n, variableFee: 30n, totalReceivingAmount: 9172n });
     expect(q.exchangeRate).toBe('1.08695652174'); // 1 / 0.92 USD per EUR
@@ -35,7 +47,9 @@ describe('priceQuote: hand-computed examples', () => {
 
   it('USD → EUR, receiving locked: the smallest sending amount', () => {
     // 9172 EUR cents: X >= ceil(9172 / 0.92) = 9970; S >= 9970 / 0.997 = 10000
-    expect(ok({ sendingCurrency: 'USD', receivingCurrency: 'EUR', rate: r('0.92'), fees: fee(0n, '0.003'), lockedSide: 'RECEIVING', lockedAmount: 9172n })).toMatchObject({
+    expect(
+      ok({ sendingCurrency: 'USD', receivingCurrency: 'EUR', rate: r('0.92'), fees: fee(0n, '0.003'), lockedSide: 'RECEIVING', lockedAmount: 9172n }),
+    ).toMatchObject({
       totalSendingAmount: 10000n,
       totalReceivingAmount: 9172n,
       feesIncluded: 30n,
@@ -48,7 +62,14 @@ describe('priceQuote: hand-computed examples', () => {
 
   it('USD → BTC at 100000 USD per BTC, with a counterparty fee', () => {
     // R = 0.00001 × 10^8 / 10^2 = 10 sats per cent; V = 30; X = 9970; 99700 − 100 = 99600 sats
-    const q = ok({ sendingCurrency: 'USD', receivingCurrency: 'BTC', rate: r('0.00001'), fees: fee(0n, '0.003', 100n), lockedSide: 'SENDING', lockedAmount: 10000n });
+    const q = ok({
+      sendingCurrency: 'USD',
+      receivingCurrency: 'BTC',
+      rate: r('0.00001'),
+      fees: fee(0n, '0.003', 100n),
+      lockedSide: 'SENDING',
+      lockedAmount: 10000n,
+    });
     expect(q).toMatchObject({ totalSendingAmount: 10000n, totalReceivingAmount: 99600n, feesIncluded: 30n, counterpartyFixedFee: 100n });
     expect(q.exchangeRate).toBe('100000');
     expect(q.rateDetails).toMatchObject({ serviceApiMultiplier: 9970, counterpartyMultiplier: 0.001, counterpartyFixedFee: 100 });
@@ -57,11 +78,19 @@ describe('priceQuote: hand-computed examples', () => {
   it('USD → UGX (0 decimals) at 3700, 0.50 USD + 1 %, 500 UGX counterparty fee', () => {
     const base = { sendingCurrency: 'USD', receivingCurrency: 'UGX', rate: r('3700'), fees: fee(50n, '0.01', 500n) } as const;
     // R = 3700 × 10^0 / 10^2 = 37 UGX per cent; V = ceil(10) = 10; X = 1000 − 50 − 10 = 940; 940 × 37 − 500 = 34280
-    expect(ok({ ...base, lockedSide: 'SENDING', lockedAmount: 1000n })).toMatchObject({ totalReceivingAmount: 34280n, feesIncluded: 60n, convertedAmount: 940n });
+    expect(ok({ ...base, lockedSide: 'SENDING', lockedAmount: 1000n })).toMatchObject({
+      totalReceivingAmount: 34280n,
+      feesIncluded: 60n,
+      convertedAmount: 940n,
+    });
     expect(ok({ ...base, lockedSide: 'RECEIVING', lockedAmount: 34280n })).toMatchObject({ totalSendingAmount: 1000n, totalReceivingAmount: 34280n });
     // 34281: X >= ceil(34781 / 37) = 941, S >= ceil(991 / 0.99) = 1002 (1001 gives X = 940 → 34280).
     // 1002 converts to 941 × 37 − 500 = 34317 UGX; the quote promises and delivers exactly 34281.
-    expect(ok({ ...base, lockedSide: 'RECEIVING', lockedAmount: 34281n })).toMatchObject({ totalSendingAmount: 1002n, totalReceivingAmount: 34281n, feesIncluded: 61n });
+    expect(ok({ ...base, lockedSide: 'RECEIVING', lockedAmount: 34281n })).toMatchObject({
+      totalSendingAmount: 1002n,
+      totalReceivingAmount: 34281n,
+      feesIncluded: 61n,
+    });
     expect(ok({ ...base, lockedSide: 'SENDING', lockedAmount: 1000n }).exchangeRate).toBe('0.00027027027027');
   });
 
@@ -86,9 +115,13 @@ describe('priceQuote: hand-computed examples', () => {
         feesIncluded: 0n,
         exchangeRate: '1',
       });
-      expect(ok({ sendingCurrency: code, receivingCurrency: code, rate: r('1'), fees: NO_FEES, lockedSide: 'RECEIVING', lockedAmount: 1n }).totalSendingAmount).toBe(1n);
+      expect(
+        ok({ sendingCurrency: code, receivingCurrency: code, rate: r('1'), fees: NO_FEES, lockedSide: 'RECEIVING', lockedAmount: 1n }).totalSendingAmount,
+      ).toBe(1n);
     }
-    expect(() => priceQuote({ sendingCurrency: 'USD', receivingCurrency: 'USD', rate: r('2'), fees: NO_FEES, lockedSide: 'SENDING', lockedAmount: 1n })).toThrow(TypeError);
+    expect(() =>
+      priceQuote({ sendingCurrency: 'USD', receivingCurrency: 'USD', rate: r('2'), fees: NO_FEES, lockedSide: 'SENDING', lockedAmount: 1n }),
+    ).toThrow(TypeError);
   });
 
   it('limits: 9000000000000000 on both sides', () => {
@@ -101,9 +134,18 @@ describe('priceQuote: hand-computed examples', () => {
     expect(ok({ ...usdUgx, lockedSide: 'RECEIVING', lockedAmount: MAX_AMOUNT }).totalSendingAmount).toBe(243243243243244n); // ceil(9e15 / 37)
     const ugxUsd = { sendingCurrency: 'UGX', receivingCurrency: 'USD', rate: div(r('1'), r('3700')), fees: NO_FEES } as const;
     // 9e15 UGX buy floor(9e15 × 100 / 3700) = 243243243243243 cents
-    expect(priceQuote({ ...ugxUsd, lockedSide: 'RECEIVING', lockedAmount: 243243243243244n })).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_LARGE', maximumAmount: 243243243243243n } });
-    expect(priceQuote({ ...ugxUsd, lockedSide: 'RECEIVING', lockedAmount: 0n })).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_SMALL', minimumAmount: 1n } });
-    expect(priceQuote({ ...ugxUsd, lockedSide: 'SENDING', lockedAmount: 36n })).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_SMALL', minimumAmount: 37n } });
+    expect(priceQuote({ ...ugxUsd, lockedSide: 'RECEIVING', lockedAmount: 243243243243244n })).toMatchObject({
+      ok: false,
+      error: { code: 'AMOUNT_TOO_LARGE', maximumAmount: 243243243243243n },
+    });
+    expect(priceQuote({ ...ugxUsd, lockedSide: 'RECEIVING', lockedAmount: 0n })).toMatchObject({
+      ok: false,
+      error: { code: 'AMOUNT_TOO_SMALL', minimumAmount: 1n },
+    });
+    expect(priceQuote({ ...ugxUsd, lockedSide: 'SENDING', lockedAmount: 36n })).toMatchObject({
+      ok: false,
+      error: { code: 'AMOUNT_TOO_SMALL', minimumAmount: 37n },
+    });
   });
 });
 
@@ -181,7 +223,8 @@ describe('priceQuote: invariants over every currency pair', () => {
         expect(res.ok).toBe(true);
         if (!res.ok) return;
         const q = res.quote;
-        for (const k of ['totalSendingAmount', 'totalReceivingAmount', 'feesIncluded', 'convertedAmount', 'variableFee'] as const) expect(typeof q[k]).toBe('bigint');
+        for (const k of ['totalSendingAmount', 'totalReceivingAmount', 'feesIncluded', 'convertedAmount', 'variableFee'] as const)
+          expect(typeof q[k]).toBe('bigint');
         expect(q.totalSendingAmount).toBe(S);
         expect(q.totalReceivingAmount).toBe(o.f);
         expect(q.variableFee).toBe(o.V);
@@ -210,7 +253,8 @@ describe('priceQuote: invariants over every currency pair', () => {
           // even the largest sending amount cannot deliver L
           expect(oracle(from, to, rate, fees, MAX_AMOUNT).f < L).toBe(true);
           const max = res.error.maximumAmount!;
-          if (max >= 1n) expect(ok({ sendingCurrency: from, receivingCurrency: to, rate, fees, lockedSide: 'RECEIVING', lockedAmount: max }).totalReceivingAmount).toBe(max);
+          if (max >= 1n)
+            expect(ok({ sendingCurrency: from, receivingCurrency: to, rate, fees, lockedSide: 'RECEIVING', lockedAmount: max }).totalReceivingAmount).toBe(max);
           return;
         }
         const q = res.quote;
@@ -277,15 +321,21 @@ describe('priceQuote: invariants over every currency pair', () => {
 
   it('SENDING lock is monotonic in S (and so are its errors)', () => {
     fc.assert(
-      fc.property(arbPairRate, arbFees, arbAmount, fc.oneof(fc.bigInt({ min: 0n, max: 3n }), fc.bigInt({ min: 0n, max: 10n ** 15n })), ({ from, to, rate }, fees, S1, delta) => {
-        const S2 = S1 + delta;
-        const p = (S: bigint) => priceQuote({ sendingCurrency: from, receivingCurrency: to, rate, fees, lockedSide: 'SENDING', lockedAmount: S });
-        const a = p(S1);
-        const b = p(S2);
-        if (a.ok && b.ok) expect(a.quote.totalReceivingAmount <= b.quote.totalReceivingAmount).toBe(true);
-        if (!a.ok && a.error.code === 'AMOUNT_TOO_LARGE') expect(b).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_LARGE' } });
-        if (!b.ok && b.error.code === 'AMOUNT_TOO_SMALL') expect(a).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_SMALL' } });
-      }),
+      fc.property(
+        arbPairRate,
+        arbFees,
+        arbAmount,
+        fc.oneof(fc.bigInt({ min: 0n, max: 3n }), fc.bigInt({ min: 0n, max: 10n ** 15n })),
+        ({ from, to, rate }, fees, S1, delta) => {
+          const S2 = S1 + delta;
+          const p = (S: bigint) => priceQuote({ sendingCurrency: from, receivingCurrency: to, rate, fees, lockedSide: 'SENDING', lockedAmount: S });
+          const a = p(S1);
+          const b = p(S2);
+          if (a.ok && b.ok) expect(a.quote.totalReceivingAmount <= b.quote.totalReceivingAmount).toBe(true);
+          if (!a.ok && a.error.code === 'AMOUNT_TOO_LARGE') expect(b).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_LARGE' } });
+          if (!b.ok && b.error.code === 'AMOUNT_TOO_SMALL') expect(a).toMatchObject({ ok: false, error: { code: 'AMOUNT_TOO_SMALL' } });
+        },
+      ),
       RUNS,
     );
   });

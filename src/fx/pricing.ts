@@ -38,19 +38,7 @@
  * by charging less).
  */
 import { currency } from '../common/currencies.js';
-import {
-  ceilRational,
-  divCeil,
-  divFloor,
-  mul,
-  ONE,
-  pow10,
-  rational,
-  sub,
-  toDisplayNumber,
-  toSignificant,
-  type Rational,
-} from '../common/money.js';
+import { ceilRational, divCeil, divFloor, mul, ONE, pow10, rational, sub, toDisplayNumber, toSignificant, type Rational } from '../common/money.js';
 import { variableRateOf, type FeeRule } from './fees.js';
 
 export type LockedSide = 'SENDING' | 'RECEIVING';
@@ -221,7 +209,12 @@ export function priceQuote(input: PriceQuoteInput): PriceResult {
   if (lockedSide === 'SENDING') {
     const minimum = minimumSendingAmountFor(m, 1n);
     if (lockedAmount < minimum) {
-      return fail('AMOUNT_TOO_SMALL', lockedSide, `the sending amount must be at least ${minimum} (minor units of ${input.sendingCurrency}) to cover the fees and deliver a positive amount`, { minimumAmount: minimum });
+      return fail(
+        'AMOUNT_TOO_SMALL',
+        lockedSide,
+        `the sending amount must be at least ${minimum} (minor units of ${input.sendingCurrency}) to cover the fees and deliver a positive amount`,
+        { minimumAmount: minimum },
+      );
     }
     if (lockedAmount > MAX_AMOUNT) {
       return fail('AMOUNT_TOO_LARGE', lockedSide, `the sending amount must be at most ${MAX_AMOUNT}`, { maximumAmount: MAX_AMOUNT });
@@ -230,7 +223,9 @@ export function priceQuote(input: PriceQuoteInput): PriceResult {
     receiving = receivingAmountFor(m, sending);
     if (receiving > MAX_AMOUNT) {
       const maximum = minimumSendingAmountFor(m, MAX_AMOUNT + 1n) - 1n;
-      return fail('AMOUNT_TOO_LARGE', lockedSide, `the receiving amount would exceed ${MAX_AMOUNT}; the sending amount must be at most ${maximum}`, { maximumAmount: maximum });
+      return fail('AMOUNT_TOO_LARGE', lockedSide, `the receiving amount would exceed ${MAX_AMOUNT}; the sending amount must be at most ${maximum}`, {
+        maximumAmount: maximum,
+      });
     }
   } else {
     if (lockedAmount < 1n) {
@@ -241,7 +236,9 @@ export function priceQuote(input: PriceQuoteInput): PriceResult {
       return r < MAX_AMOUNT ? r : MAX_AMOUNT;
     })();
     if (lockedAmount > maxReceiving) {
-      return fail('AMOUNT_TOO_LARGE', lockedSide, `the receiving amount must be at most ${maxReceiving} (the sending amount is limited to ${MAX_AMOUNT})`, { maximumAmount: maxReceiving });
+      return fail('AMOUNT_TOO_LARGE', lockedSide, `the receiving amount must be at most ${maxReceiving} (the sending amount is limited to ${MAX_AMOUNT})`, {
+        maximumAmount: maxReceiving,
+      });
     }
     sending = minimumSendingAmountFor(m, lockedAmount);
     receiving = lockedAmount;

@@ -162,8 +162,21 @@ describe('URL rate source', () => {
   it('keeps the last good document across bad polls, and goes stale by asOf', async () => {
     const clock = fixedClock(T0);
     const errors: Error[] = [];
-    const { fn } = fakeFetch([doc('2025-10-13T11:59:00Z', { EUR: '0.92' }), 500, 'not json', doc('2025-10-13T11:58:00Z', { EUR: '0.5' }), doc('2025-10-13T12:00:00Z', { EUR: '0.91' })]);
-    const src = createUrlRateSource({ url: 'https://rates.example/latest.json', pollIntervalMs: 1000, maxAgeMs: 120_000, clock, fetch: fn, onError: (e) => errors.push(e) });
+    const { fn } = fakeFetch([
+      doc('2025-10-13T11:59:00Z', { EUR: '0.92' }),
+      500,
+      'not json',
+      doc('2025-10-13T11:58:00Z', { EUR: '0.5' }),
+      doc('2025-10-13T12:00:00Z', { EUR: '0.91' }),
+    ]);
+    const src = createUrlRateSource({
+      url: 'https://rates.example/latest.json',
+      pollIntervalMs: 1000,
+      maxAgeMs: 120_000,
+      clock,
+      fetch: fn,
+      onError: (e) => errors.push(e),
+    });
 
     await expectUnavailable(src.getRate('USD', 'EUR'), 'RATE_UNAVAILABLE');
     expect(await src.refresh()).toBe(true);
@@ -199,7 +212,14 @@ describe('URL rate source', () => {
     const errors: Error[] = [];
     const big = JSON.stringify({ asOf: '2025-10-13T12:00:00Z', base: 'USD', rates: { EUR: '0.' + '9'.repeat(2_000_000) } });
     const { fn } = fakeFetch([big]);
-    const src = createUrlRateSource({ url: 'https://rates.example/', pollIntervalMs: 1000, maxAgeMs: 1000, clock: fixedClock(T0), fetch: fn, onError: (e) => errors.push(e) });
+    const src = createUrlRateSource({
+      url: 'https://rates.example/',
+      pollIntervalMs: 1000,
+      maxAgeMs: 1000,
+      clock: fixedClock(T0),
+      fetch: fn,
+      onError: (e) => errors.push(e),
+    });
     expect(await src.refresh()).toBe(false);
     expect(errors[0].message).toMatch(/larger than/);
   });
@@ -218,14 +238,23 @@ describe('production rate URL hardening', () => {
   const refused = async (reason: string) => (await ratesDocumentsRefused.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
 
   it('refuses a plain-http rates URL', () => {
-    expect(() => createUrlRateSource({ url: 'http://rates.example/latest.json', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: fixedClock(T0) })).toThrow(/https/);
+    expect(() => createUrlRateSource({ url: 'http://rates.example/latest.json', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: fixedClock(T0) })).toThrow(
+      /https/,
+    );
     expect(() => loadConfig({ RATES_URL: 'http://rates.example/latest.json' })).toThrow(/RATES_URL must be an https:\/\/ URL/);
     expect(loadConfig({ RATES_URL: 'https://rates.example/latest.json' }).ratesUrl).toBe('https://rates.example/latest.json');
   });
 
-  it('sends the operator\'s Authorization header (RATES_AUTHORIZATION)', async () => {
+  it("sends the operator's Authorization header (RATES_AUTHORIZATION)", async () => {
     const { fn, seen } = recordingFetch([doc('2025-10-13T12:00:00Z', { EUR: '0.92' })]);
-    const src = createUrlRateSource({ url: 'https://rates.example/', authorization: 'Bearer provider-key', pollIntervalMs: 1000, maxAgeMs: 60_000, clock: fixedClock(T0), fetch: fn });
+    const src = createUrlRateSource({
+      url: 'https://rates.example/',
+      authorization: 'Bearer provider-key',
+      pollIntervalMs: 1000,
+      maxAgeMs: 60_000,
+      clock: fixedClock(T0),
+      fetch: fn,
+    });
     expect(await src.refresh()).toBe(true);
     expect(seen[0]).toMatchObject({ authorization: 'Bearer provider-key', accept: 'application/json' });
     expect(loadConfig({ RATES_AUTHORIZATION: 'Bearer provider-key' }).ratesAuthorization).toBe('Bearer provider-key');
@@ -240,7 +269,15 @@ describe('production rate URL hardening', () => {
       doc('2025-10-13T12:02:00Z', { EUR: '0.96', BTC: '0.000005' }), // BTC −50%: refused
       doc('2025-10-13T12:03:00Z', { EUR: '0.95', BTC: '0.0000099', MXN: '18.5' }), // within; MXN is new
     ]);
-    const src = createUrlRateSource({ url: 'https://rates.example/', maxChangePercent: 5, pollIntervalMs: 1000, maxAgeMs: 600_000, clock: fixedClock(new Date('2025-10-13T12:03:00Z')), fetch: fn, onError: (e) => errors.push(e) });
+    const src = createUrlRateSource({
+      url: 'https://rates.example/',
+      maxChangePercent: 5,
+      pollIntervalMs: 1000,
+      maxAgeMs: 600_000,
+      clock: fixedClock(new Date('2025-10-13T12:03:00Z')),
+      fetch: fn,
+      onError: (e) => errors.push(e),
+    });
     const before = await refused('implausible');
     expect(await src.refresh()).toBe(true);
     expect(await src.refresh()).toBe(true);
@@ -257,7 +294,7 @@ describe('production rate URL hardening', () => {
     expect(loadConfig({ RATES_MAX_CHANGE_PERCENT: '2.5' }).ratesMaxChangePercent).toBe(2.5);
   });
 
-  it('compares through the last document\'s base when the base changes', () => {
+  it("compares through the last document's base when the base changes", () => {
     const last = parseRatesDocument(doc('2025-10-13T12:00:00Z', { EUR: '0.9' }));
     expect(() => checkPlausible(last, parseRatesDocument(doc('2025-10-13T12:01:00Z', { USD: '1.1' }, 'EUR')), 2)).not.toThrow(); // 1/1.1 = 0.909: +1%
     expect(() => checkPlausible(last, parseRatesDocument(doc('2025-10-13T12:01:00Z', { USD: '1.25' }, 'EUR')), 2)).toThrow(ImplausibleRatesError); // 0.8: −11%

@@ -83,4 +83,3 @@ export function createAuthenticator(opts: { db: Database; ttlMs: number; now?: (
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
-

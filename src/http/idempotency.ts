@@ -58,7 +58,13 @@ export function createIdempotency(deps: { db: Database; clock: Clock }) {
     const row = await find(ex, k);
     if (!row) return undefined;
     if (row.expires_at <= clock.now().toISOString()) {
-      await ex.deleteFrom('idempotency_keys').where('platform_id', '=', k.platformId).where('environment', '=', k.environment).where('route', '=', k.route).where('idempotency_key', '=', k.key).execute();
+      await ex
+        .deleteFrom('idempotency_keys')
+        .where('platform_id', '=', k.platformId)
+        .where('environment', '=', k.environment)
+        .where('route', '=', k.route)
+        .where('idempotency_key', '=', k.key)
+        .execute();
       return undefined;
     }
     if (row.request_hash !== hash) throw commonErrors.IDEMPOTENCY_KEY_REUSED({ idempotencyKey: k.key });
@@ -77,7 +83,9 @@ export function createIdempotency(deps: { db: Database; clock: Clock }) {
         }
         const auth = req.auth;
         const k: Keys = { platformId: auth.platformId, environment: auth.environment, route: routeKey(req), key };
-        const hash = createHash('sha256').update(canonicalJson(req.body ?? null)).digest('hex');
+        const hash = createHash('sha256')
+          .update(canonicalJson(req.body ?? null))
+          .digest('hex');
         const flightKey = `${k.platformId}|${k.environment}|${k.route}|${key}`;
         if (inFlight.has(flightKey)) throw commonErrors.IDEMPOTENCY_REQUEST_IN_PROGRESS({ idempotencyKey: key });
         inFlight.add(flightKey);

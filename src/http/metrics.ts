@@ -19,7 +19,12 @@ export function registerMetrics(app: App, db: DbStats, bearerToken?: string): Re
     },
   });
   registry.registerMetric(ratesDocumentsRefused);
-  const requests = new Counter({ name: 'corridor_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'corridor_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'corridor_http_request_duration_seconds',
     help: 'HTTP request latency by route',

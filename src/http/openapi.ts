@@ -127,7 +127,8 @@ export function addExamples<T extends object>(doc: T, prefix: string): T {
       for (const media of Object.values<Media>(op.requestBody?.content ?? {})) fill(media, () => exampleOf(media.schema, true));
       for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
         const isError = /^[45]/.test(status);
-        for (const media of Object.values<Media>(response.content ?? {})) fill(media, () => (isError ? errorExample(status) : undefined) ?? exampleOf(media.schema));
+        for (const media of Object.values<Media>(response.content ?? {}))
+          fill(media, () => (isError ? errorExample(status) : undefined) ?? exampleOf(media.schema));
       }
     }
   }

@@ -21,7 +21,12 @@ const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
  */
 export async function registerOverload(app: App, config: Config, registry: Registry, check?: () => Promise<boolean>) {
   const o = config.overload;
-  const shed = new Counter({ name: 'corridor_http_shed_requests_total', help: 'Requests refused with 503 because the node was overloaded, by cause', labelNames: ['cause'], registers: [registry] });
+  const shed = new Counter({
+    name: 'corridor_http_shed_requests_total',
+    help: 'Requests refused with 503 because the node was overloaded, by cause',
+    labelNames: ['cause'],
+    registers: [registry],
+  });
   const message = 'The server is overloaded; retry after the time in Retry-After';
   // The first delay sample after start also measures the start itself (building routes, the first
   // OpenAPI document): for two samples after the app is ready, a delay alone sheds nothing.
@@ -74,7 +79,11 @@ export async function registerOverload(app: App, config: Config, registry: Regis
 export function serverTimeouts(t: Config['timeouts']) {
   const http =
     t.requestMs > 0
-      ? { requestTimeout: t.requestMs, headersTimeout: Math.min(60_000, t.requestMs), connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(t.requestMs / 4))) }
+      ? {
+          requestTimeout: t.requestMs,
+          headersTimeout: Math.min(60_000, t.requestMs),
+          connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(t.requestMs / 4))),
+        }
       : { requestTimeout: 0 };
   return { requestTimeout: t.requestMs, connectionTimeout: t.connectionMs, keepAliveTimeout: t.keepAliveMs, http };
 }

@@ -75,7 +75,12 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 const where: Record<string, FieldProblem['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 function fieldPath(instancePath: string): string {
-  return instancePath.replace(/^\//, '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+  return instancePath
+    .replace(/^\//, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
 }
 
 function join(base: string, name: string): string {
@@ -92,7 +97,8 @@ export function fieldProblems(errors: ErrorObject[], context: string | undefined
   for (const e of errors) {
     let field = fieldPath(e.instancePath);
     let message: string;
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unionPaths.has(e.instancePath) && e.keyword !== 'required' && e.keyword !== 'additionalProperties') continue;
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unionPaths.has(e.instancePath) && e.keyword !== 'required' && e.keyword !== 'additionalProperties')
+      continue;
     switch (e.keyword) {
       case 'required':
         field = join(field, String(e.params.missingProperty));

@@ -50,12 +50,15 @@ describe('CNPJ properties', () => {
     const d1 = cnpj.verifierDigit(base);
     return `${base}${d1}${cnpj.verifierDigit(`${base}${d1}`)}`;
   };
-  test.prop([twelve('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ')])('12 digits or capitals plus computed check digits validate, bare, masked and as a Pix key', (base) => {
-    const v = withCnpjDigits(base);
-    expect(validateCnpj(v)).toBeNull();
-    expect(validateCnpj(`${v.slice(0, 2)}.${v.slice(2, 5)}.${v.slice(5, 8)}/${v.slice(8, 12)}-${v.slice(12)}`)).toBeNull();
-    expect(validatePixKey('CNPJ', v)).toBeNull();
-  });
+  test.prop([twelve('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ')])(
+    '12 digits or capitals plus computed check digits validate, bare, masked and as a Pix key',
+    (base) => {
+      const v = withCnpjDigits(base);
+      expect(validateCnpj(v)).toBeNull();
+      expect(validateCnpj(`${v.slice(0, 2)}.${v.slice(2, 5)}.${v.slice(5, 8)}/${v.slice(8, 12)}-${v.slice(12)}`)).toBeNull();
+      expect(validatePixKey('CNPJ', v)).toBeNull();
+    },
+  );
   test.prop([twelve('0123456789'), fc.integer({ min: 12, max: 13 }), fc.integer({ min: 1, max: 9 })])('a changed check digit fails', (base, pos, delta) => {
     const v = withCnpjDigits(base);
     expect(validateCnpj(v.slice(0, pos) + String((Number(v[pos]) + delta) % 10) + v.slice(pos + 1))).not.toBeNull();

@@ -47,7 +47,13 @@ describe('Solana', () => {
 
 describe('EVM', () => {
   it('accepts EIP-55 vectors and single-case addresses', () => {
-    for (const a of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913']) {
+    for (const a of [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+      '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    ]) {
       expect(validateCryptoAddress('ETHEREUM_MAINNET', a), a).toBeNull();
       expect(validateCryptoAddress('BASE_TESTNET', a.toLowerCase())).toBeNull();
     }
@@ -106,10 +112,13 @@ describe('Lightning and layer 2', () => {
 describe('Lightning address properties', () => {
   const user = fc.string({ unit: fc.constantFrom(...'abcxyz0189._-'), minLength: 1, maxLength: 30 });
   const label = fc.string({ unit: fc.constantFrom(...'abcxyz019'), minLength: 1, maxLength: 20 });
-  test.prop([user, fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'org', 'io')])('user@host is accepted on every Lightning-like network', (u, labels, tld) => {
-    const address = `${u}@${labels.join('.')}.${tld}`;
-    for (const n of ['LIGHTNING_MAINNET', 'LIGHTNING_REGTEST', 'LAYER2_MAINNET', 'LAYER2_TESTNET']) expect(validateCryptoAddress(n, address)).toBeNull();
-  });
+  test.prop([user, fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'org', 'io')])(
+    'user@host is accepted on every Lightning-like network',
+    (u, labels, tld) => {
+      const address = `${u}@${labels.join('.')}.${tld}`;
+      for (const n of ['LIGHTNING_MAINNET', 'LIGHTNING_REGTEST', 'LAYER2_MAINNET', 'LAYER2_TESTNET']) expect(validateCryptoAddress(n, address)).toBeNull();
+    },
+  );
   test.prop([user, fc.constantFrom(...'ABZ+!#')])('a username with capitals or other symbols is refused', (u, c) => {
     expect(validateLightningAddress(`${u}${c}@example.com`)).not.toBeNull();
   });
@@ -127,14 +136,28 @@ describe('the network an address names', () => {
   const key = new Uint8Array([0x0a, 0x21, 0x02, ...new Array(32).fill(7)]);
   const spark = (hrp: string) => bech32m.encode(hrp, bech32m.toWords(key), false);
   it('a Spark address names its network, and validates on it', () => {
-    for (const [hrp, network] of [['spark', 'LAYER2_MAINNET'], ['sp', 'LAYER2_MAINNET'], ['sparkt', 'LAYER2_TESTNET'], ['sparkrt', 'LAYER2_TESTNET'], ['spt', 'LAYER2_TESTNET'], ['sprt', 'LAYER2_TESTNET']] as const) {
+    for (const [hrp, network] of [
+      ['spark', 'LAYER2_MAINNET'],
+      ['sp', 'LAYER2_MAINNET'],
+      ['sparkt', 'LAYER2_TESTNET'],
+      ['sparkrt', 'LAYER2_TESTNET'],
+      ['spt', 'LAYER2_TESTNET'],
+      ['sprt', 'LAYER2_TESTNET'],
+    ] as const) {
       const address = spark(hrp);
       expect(cryptoNetworkOfAddress(address), hrp).toBe(network);
       expect(validateCryptoAddress(network, address), hrp).toBeNull();
     }
   });
   it('other forms name none', () => {
-    for (const address of ['sandbox000@example.com', 'lnbc1', '0x465Ba002d99dA89E459c88344452C86533273000', '28exRUM51NAVgece4HbHZ2W8iUSBy5QmJcZHSNyuFooo', spark('sparkl'), spark('sparks')]) {
+    for (const address of [
+      'sandbox000@example.com',
+      'lnbc1',
+      '0x465Ba002d99dA89E459c88344452C86533273000',
+      '28exRUM51NAVgece4HbHZ2W8iUSBy5QmJcZHSNyuFooo',
+      spark('sparkl'),
+      spark('sparks'),
+    ]) {
       expect(cryptoNetworkOfAddress(address), address).toBeUndefined();
     }
   });

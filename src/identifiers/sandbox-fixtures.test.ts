@@ -87,7 +87,27 @@ describe('sandboxSuffixOf', () => {
 
 describe('sandbox identifiers', () => {
   it('cover every account type the brief lists', () => {
-    for (const t of ['US_ACCOUNT', 'CLABE', 'PIX', 'IBAN', 'GBP_ACCOUNT', 'PHP_ACCOUNT', 'UPI', 'NGN_ACCOUNT', 'ZAR_ACCOUNT', 'KES_ACCOUNT', 'TZS_ACCOUNT', 'ZMW_ACCOUNT', 'RWF_ACCOUNT', 'MWK_ACCOUNT', 'UGX_ACCOUNT', 'XOF_ACCOUNT', 'CAD_ACCOUNT', 'LAYER2_WALLET', 'EVM_WALLET']) {
+    for (const t of [
+      'US_ACCOUNT',
+      'CLABE',
+      'PIX',
+      'IBAN',
+      'GBP_ACCOUNT',
+      'PHP_ACCOUNT',
+      'UPI',
+      'NGN_ACCOUNT',
+      'ZAR_ACCOUNT',
+      'KES_ACCOUNT',
+      'TZS_ACCOUNT',
+      'ZMW_ACCOUNT',
+      'RWF_ACCOUNT',
+      'MWK_ACCOUNT',
+      'UGX_ACCOUNT',
+      'XOF_ACCOUNT',
+      'CAD_ACCOUNT',
+      'LAYER2_WALLET',
+      'EVM_WALLET',
+    ]) {
       expect(SANDBOX_ACCOUNT_TYPES).toContain(t);
     }
     expect(sandboxVariants('PIX')).toEqual(['CPF', 'EMAIL']);

@@ -238,7 +238,9 @@ function sparkAddress(suffix: string): SandboxIdentifier {
 function evmWallet(suffix: string): SandboxIdentifier {
   // 37 hex digits from a fixed hash, then the suffix. EIP-55 only changes the case of letters,
   // so the checksummed form still ends in the (digit) suffix.
-  const body = Buffer.from(sha256(new TextEncoder().encode('corridor sandbox evm'))).toString('hex').slice(0, 37);
+  const body = Buffer.from(sha256(new TextEncoder().encode('corridor sandbox evm')))
+    .toString('hex')
+    .slice(0, 37);
   return wallet('EVM_WALLET', 'EVM', 'USDC', 'BASE_TESTNET', toChecksumAddress(`0x${body}${suffix}`));
 }
 
@@ -256,7 +258,14 @@ function solanaWallet(suffix: string): SandboxIdentifier {
 
 // ---------------------------------------------------------------- table
 
-function bank(accountType: string, variant: string, currency: string, primaryField: string, primary: string, rest: Record<string, AccountInfoValue>): SandboxIdentifier {
+function bank(
+  accountType: string,
+  variant: string,
+  currency: string,
+  primaryField: string,
+  primary: string,
+  rest: Record<string, AccountInfoValue>,
+): SandboxIdentifier {
   return { accountType, variant, currency, primaryField, primary, accountInfo: { accountType, [primaryField]: primary, ...rest } };
 }
 

@@ -9,7 +9,8 @@ describe('UPI VPA', () => {
     for (const v of ['rahul.sharma@okaxis', 'ab@ybl', '9876543210@paytm', 'shop_12-x@icici']) expect(validateUpiVpa(v), v).toBeNull();
   });
   it('rejects the rest', () => {
-    for (const v of ['a@okaxis', 'rahul@ok1', 'rahul', 'rahul@', '@okaxis', 'ra hul@okaxis', `${'a'.repeat(250)}@okaxis`]) expect(validateUpiVpa(v), v).not.toBeNull();
+    for (const v of ['a@okaxis', 'rahul@ok1', 'rahul', 'rahul@', '@okaxis', 'ra hul@okaxis', `${'a'.repeat(250)}@okaxis`])
+      expect(validateUpiVpa(v), v).not.toBeNull();
   });
 });
 

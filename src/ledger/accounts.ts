@@ -44,8 +44,19 @@ function row(scope: Scope, id: string, kind: 'INTERNAL' | 'SYSTEM', systemCode: 
 const insertAccount = rowInsert<LedgerAccountRow>(
   'ledger_accounts',
   columnsOf<LedgerAccountRow>({
-    id: true, platform_id: true, environment: true, kind: true, system_code: true, currency: true, non_negative: true,
-    debits_pending: true, debits_posted: true, credits_pending: true, credits_posted: true, created_at: true, updated_at: true,
+    id: true,
+    platform_id: true,
+    environment: true,
+    kind: true,
+    system_code: true,
+    currency: true,
+    non_negative: true,
+    debits_pending: true,
+    debits_posted: true,
+    credits_pending: true,
+    credits_posted: true,
+    created_at: true,
+    updated_at: true,
   }),
 );
 
@@ -92,7 +103,9 @@ export interface AccountBalance {
   creditsPending: bigint;
 }
 
-export function balanceOf(r: Pick<LedgerAccountRow, 'id' | 'currency' | 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted'>): AccountBalance {
+export function balanceOf(
+  r: Pick<LedgerAccountRow, 'id' | 'currency' | 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted'>,
+): AccountBalance {
   const dp = BigInt(r.debits_posted);
   const cp = BigInt(r.credits_posted);
   const dpend = BigInt(r.debits_pending);

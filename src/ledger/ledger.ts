@@ -3,7 +3,17 @@ import { newId } from '../common/ids.js';
 import type { Scope } from '../common/scope.js';
 import type { Database, Executor } from '../db/database.js';
 import type { LedgerTransfersTable } from '../db/schema.js';
-import { addEffect, MAX_TRANSFERS, toTransfer, type Delta, type Journal, type JournalInput, type ResolveInput, type Transfer, type TransferInput } from './types.js';
+import {
+  addEffect,
+  MAX_TRANSFERS,
+  toTransfer,
+  type Delta,
+  type Journal,
+  type JournalInput,
+  type ResolveInput,
+  type Transfer,
+  type TransferInput,
+} from './types.js';
 import { isUniqueViolation } from '../db/values.js';
 import { balanceOf, MAX_BALANCE, systemAccountId, type AccountBalance, type LedgerAccountRow, type SystemCode } from './accounts.js';
 import { APPLY_DELTA, INSERT_JOURNAL, insertTransfers, SELECT_ACCOUNT, TRANSFER_COLUMNS } from './statements.js';
@@ -37,11 +47,24 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       const d = deltas.get(id)!;
       const [dpend, dpost, cpend, cpost] = [d.debitsPending, d.debitsPosted, d.creditsPending, d.creditsPosted].map(String);
       const changed = await db.execute(APPLY_DELTA, [
-        dpend, dpost, cpend, cpost, now,
-        id, scope.platformId, scope.environment, currencyOf.get(id),
-        cpost, dpost, dpend,
-        cpost, cpend, dpost,
-        cpost, dpost, dpend,
+        dpend,
+        dpost,
+        cpend,
+        cpost,
+        now,
+        id,
+        scope.platformId,
+        scope.environment,
+        currencyOf.get(id),
+        cpost,
+        dpost,
+        dpend,
+        cpost,
+        cpend,
+        dpost,
+        cpost,
+        dpost,
+        dpend,
       ]);
       if (changed === 1) continue;
       await explainRefusal(scope, id, d, currencyOf.get(id)!);
@@ -53,15 +76,22 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     const [acc] = await db.query<LedgerAccountRow>(SELECT_ACCOUNT, [id]);
     // Programming errors: services check the ids they are given before moving money.
     if (!acc || acc.platform_id !== scope.platformId || acc.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
-    if (acc.currency !== currency) throw new Error(`transfer in ${currency} on the ${acc.currency} account ${id}; convert through FX_LIQUIDITY accounts instead`);
+    if (acc.currency !== currency)
+      throw new Error(`transfer in ${currency} on the ${acc.currency} account ${id}; convert through FX_LIQUIDITY accounts instead`);
     const b = balanceOf(acc);
     const after = b.available + d.creditsPosted - d.debitsPosted - d.debitsPending;
     // On PostgreSQL this read may already see a funding that committed after the UPDATE was
     // refused, so the floor is judged by elimination: below the ceiling, a non-negative account
     // was refused for want of funds at the moment the debit was tried.
-    const ceilingAfter = BigInt(acc.credits_posted) + d.creditsPosted + BigInt(acc.credits_pending) + d.creditsPending - BigInt(acc.debits_posted) - d.debitsPosted;
+    const ceilingAfter =
+      BigInt(acc.credits_posted) + d.creditsPosted + BigInt(acc.credits_pending) + d.creditsPending - BigInt(acc.debits_posted) - d.debitsPosted;
     if (Number(acc.non_negative) === 1 && (after < 0n || ceilingAfter <= MAX_BALANCE)) {
-      throw ledgerErrors.INSUFFICIENT_FUNDS({ accountId: id, currency: acc.currency, available: Number(b.available), requested: Number(d.debitsPosted + d.debitsPending - d.creditsPosted) });
+      throw ledgerErrors.INSUFFICIENT_FUNDS({
+        accountId: id,
+        currency: acc.currency,
+        available: Number(b.available),
+        requested: Number(d.debitsPosted + d.debitsPending - d.creditsPosted),
+      });
     }
     throw ledgerErrors.BALANCE_LIMIT_EXCEEDED({ accountId: id, currency: acc.currency, limit: Number(MAX_BALANCE) });
   }
@@ -74,15 +104,17 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     if (transfers.length === 0 || transfers.length > MAX_TRANSFERS) throw new Error(`a journal holds 1 to ${MAX_TRANSFERS} transfers`);
     for (const t of transfers) {
       // These are programming errors: services check the ids they are given before moving money.
-      if (typeof t.amount !== 'bigint' || t.amount <= 0n || t.amount > MAX_BALANCE) throw new Error(`transfer amount must be a bigint from 1 to ${MAX_BALANCE}`);
+      if (typeof t.amount !== 'bigint' || t.amount <= 0n || t.amount > MAX_BALANCE)
+        throw new Error(`transfer amount must be a bigint from 1 to ${MAX_BALANCE}`);
       if (t.debitAccountId === t.creditAccountId) throw new Error('a transfer needs two different accounts');
     }
     if (transfers.every((t) => t.currency !== undefined)) return transfers.map((t) => t.currency!);
     const ids = [...new Set(transfers.flatMap((t) => [t.debitAccountId, t.creditAccountId]))];
     // By primary key only, scope checked here: with the scope in the WHERE clause SQLite's
     // planner prefers the (platform_id, environment, …) index for 3+ ids and scans the scope.
-    const rows = (await trx.selectFrom('ledger_accounts').select(['id', 'currency', 'platform_id', 'environment']).where('id', 'in', ids).execute())
-      .filter((r) => r.platform_id === scope.platformId && r.environment === scope.environment);
+    const rows = (await trx.selectFrom('ledger_accounts').select(['id', 'currency', 'platform_id', 'environment']).where('id', 'in', ids).execute()).filter(
+      (r) => r.platform_id === scope.platformId && r.environment === scope.environment,
+    );
     const currencyOf = new Map(rows.map((r) => [r.id, r.currency]));
     return transfers.map((t) => {
       const dc = currencyOf.get(t.debitAccountId);
@@ -149,12 +181,14 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
   }
 
   async function resolve(scope: Scope, input: ResolveInput, phase: 'POST_PENDING' | 'VOID_PENDING'): Promise<Journal> {
-    if (input.pendingTransferIds.length === 0 || input.pendingTransferIds.length > MAX_TRANSFERS) throw new Error(`resolve 1 to ${MAX_TRANSFERS} pending transfers`);
+    if (input.pendingTransferIds.length === 0 || input.pendingTransferIds.length > MAX_TRANSFERS)
+      throw new Error(`resolve 1 to ${MAX_TRANSFERS} pending transfers`);
     return db.tx(async (trx) => {
       const now = clock.now().toISOString();
       // By primary key only (see currencies()): otherwise SQLite scans every transfer of the scope.
-      const pending = (await trx.selectFrom('ledger_transfers').selectAll().where('id', 'in', input.pendingTransferIds).execute())
-        .filter((p) => p.platform_id === scope.platformId && p.environment === scope.environment);
+      const pending = (await trx.selectFrom('ledger_transfers').selectAll().where('id', 'in', input.pendingTransferIds).execute()).filter(
+        (p) => p.platform_id === scope.platformId && p.environment === scope.environment,
+      );
       const byId = new Map(pending.map((p) => [p.id, p]));
       for (const id of input.pendingTransferIds) {
         const p = byId.get(id);
@@ -164,7 +198,16 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       const journalId = await insertJournal(scope, businessId, input.description, now);
       const rows: LedgerTransfersTable[] = input.pendingTransferIds.map((id) => {
         const p = byId.get(id)!;
-        return { ...p, id: newId('LedgerTransfer'), journal_id: journalId, phase, pending_id: p.id, business_id: businessId, amount: BigInt(p.amount), created_at: now };
+        return {
+          ...p,
+          id: newId('LedgerTransfer'),
+          journal_id: journalId,
+          phase,
+          pending_id: p.id,
+          business_id: businessId,
+          amount: BigInt(p.amount),
+          created_at: now,
+        };
       });
       // Insert first: the unique index on pending_id refuses a second resolution before any
       // balance moves, even when two nodes resolve the same transfer at once.
@@ -232,7 +275,9 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       const pendingIds = transfers.filter((t) => t.phase === 'PENDING').map((t) => t.id);
       // A resolution may name another business object (a refund), so look them up by pending_id.
       const resolved = pendingIds.length
-        ? new Set((await db.executor().selectFrom('ledger_transfers').select('pending_id').where('pending_id', 'in', pendingIds).execute()).map((r) => r.pending_id))
+        ? new Set(
+            (await db.executor().selectFrom('ledger_transfers').select('pending_id').where('pending_id', 'in', pendingIds).execute()).map((r) => r.pending_id),
+          )
         : new Set<string | null>();
       return { transfers, unresolvedPendingIds: pendingIds.filter((id) => !resolved.has(id)) };
     },

@@ -40,15 +40,30 @@ export interface PaymentAmounts {
 }
 
 /** Money arriving into an internal account from outside, with an optional fee kept from it. */
-export async function depositLegs(ledger: SystemAccounts, scope: Scope, d: { accountId: string; currency: string; amount: bigint; fee: bigint }): Promise<TransferInput[]> {
+export async function depositLegs(
+  ledger: SystemAccounts,
+  scope: Scope,
+  d: { accountId: string; currency: string; amount: bigint; fee: bigint },
+): Promise<TransferInput[]> {
   const funding = await ledger.systemAccount(scope, 'FUNDING', d.currency);
   const legs: TransferInput[] = [{ debitAccountId: funding, creditAccountId: d.accountId, amount: d.amount, code: 'DEPOSIT', currency: d.currency }];
-  if (d.fee > 0n) legs.push({ debitAccountId: funding, creditAccountId: await ledger.systemAccount(scope, 'FEES', d.currency), amount: d.fee, code: 'FEE', currency: d.currency });
+  if (d.fee > 0n)
+    legs.push({
+      debitAccountId: funding,
+      creditAccountId: await ledger.systemAccount(scope, 'FEES', d.currency),
+      amount: d.fee,
+      code: 'FEE',
+      currency: d.currency,
+    });
   return legs;
 }
 
 /** The sandbox's money printer (POST /sandbox/internal-accounts/{id}/fund). */
-export async function sandboxFundingLegs(ledger: SystemAccounts, scope: Scope, d: { accountId: string; currency: string; amount: bigint }): Promise<TransferInput[]> {
+export async function sandboxFundingLegs(
+  ledger: SystemAccounts,
+  scope: Scope,
+  d: { accountId: string; currency: string; amount: bigint },
+): Promise<TransferInput[]> {
   const source = await ledger.systemAccount(scope, 'SANDBOX_FUNDING', d.currency);
   return [{ debitAccountId: source, creditAccountId: d.accountId, amount: d.amount, code: 'FUNDING', currency: d.currency }];
 }
@@ -76,7 +91,13 @@ export async function paymentLegs(ledger: SystemAccounts, scope: Scope, row: Pay
     legs.push({ debitAccountId: debit, creditAccountId: await system('PAYOUTS_IN_FLIGHT', r), amount: payout, code: 'PAYOUT', currency: s });
   } else {
     legs.push({ debitAccountId: debit, creditAccountId: await system('FX_LIQUIDITY', s), amount: converted, code: 'FX', currency: s });
-    legs.push({ debitAccountId: await system('FX_LIQUIDITY', r), creditAccountId: await system('PAYOUTS_IN_FLIGHT', r), amount: payout, code: 'PAYOUT', currency: r });
+    legs.push({
+      debitAccountId: await system('FX_LIQUIDITY', r),
+      creditAccountId: await system('PAYOUTS_IN_FLIGHT', r),
+      amount: payout,
+      code: 'PAYOUT',
+      currency: r,
+    });
   }
   if (fees > 0n) legs.push({ debitAccountId: debit, creditAccountId: await system('FEES', s), amount: fees, code: 'FEE', currency: s });
   return legs;

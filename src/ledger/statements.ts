@@ -23,9 +23,25 @@ export const APPLY_DELTA = statement(`update ledger_accounts set
     and ${CEILING} <= ${MAX}
     and ${AVAILABLE} >= -${MAX}`);
 
-export const INSERT_JOURNAL = statement('insert into ledger_journals (id, platform_id, environment, business_id, description, created_at) values (?, ?, ?, ?, ?, ?)');
+export const INSERT_JOURNAL = statement(
+  'insert into ledger_journals (id, platform_id, environment, business_id, description, created_at) values (?, ?, ?, ?, ?, ?)',
+);
 
-export const TRANSFER_COLUMNS = ['id', 'platform_id', 'environment', 'journal_id', 'phase', 'pending_id', 'code', 'business_id', 'debit_account_id', 'credit_account_id', 'currency', 'amount', 'created_at'] as const;
+export const TRANSFER_COLUMNS = [
+  'id',
+  'platform_id',
+  'environment',
+  'journal_id',
+  'phase',
+  'pending_id',
+  'code',
+  'business_id',
+  'debit_account_id',
+  'credit_account_id',
+  'currency',
+  'amount',
+  'created_at',
+] as const;
 export const insertTransfers = multiRowInsert('ledger_transfers', TRANSFER_COLUMNS);
 
 export const SELECT_ACCOUNT = statement('select * from ledger_accounts where id = ?');

@@ -62,8 +62,10 @@ export async function verifyLedger(db: Database): Promise<LedgerProblem[]> {
       add('ACCOUNT_TOTALS', a.id, `stored totals ${fmt(have)} differ from the transfers' ${fmt(want)}`);
     }
     const b = balanceOf(a);
-    if (Number(a.non_negative) === 1 && (b.available < 0n || b.posted < 0n)) add('NEGATIVE_BALANCE', a.id, `available ${b.available}, posted ${b.posted} (${a.currency})`);
-    if (b.available > MAX_BALANCE || b.available < -MAX_BALANCE || b.posted + b.creditsPending > MAX_BALANCE) add('BALANCE_LIMIT', a.id, `balance beyond ±${MAX_BALANCE}`);
+    if (Number(a.non_negative) === 1 && (b.available < 0n || b.posted < 0n))
+      add('NEGATIVE_BALANCE', a.id, `available ${b.available}, posted ${b.posted} (${a.currency})`);
+    if (b.available > MAX_BALANCE || b.available < -MAX_BALANCE || b.posted + b.creditsPending > MAX_BALANCE)
+      add('BALANCE_LIMIT', a.id, `balance beyond ±${MAX_BALANCE}`);
     if (have.dpend < 0n || have.cpend < 0n) add('ACCOUNT_TOTALS', a.id, 'a pending total is negative');
     const key = `${a.platform_id} ${a.environment} ${a.currency}`;
     const s = scopeSums.get(key) ?? { posted: 0n, pending: 0n };
@@ -93,8 +95,11 @@ export async function verifyLedger(db: Database): Promise<LedgerProblem[]> {
       sum(case when a.id = t.credit_account_id then t.amount else -t.amount end) as net
     from ledger_transfers t join ledger_accounts a on a.id = t.debit_account_id or a.id = t.credit_account_id
     group by t.journal_id, a.currency`.execute(ex);
-  for (const r of journals.rows) if (toBigInt(r.net as bigint) !== 0n) add('JOURNAL', r.journal_id, `${r.currency} postings sum to ${toBigInt(r.net as bigint)}`);
-  const empty = await sql<{ id: string }>`select j.id from ledger_journals j where not exists (select 1 from ledger_transfers t where t.journal_id = j.id) limit 1000`.execute(ex);
+  for (const r of journals.rows)
+    if (toBigInt(r.net as bigint) !== 0n) add('JOURNAL', r.journal_id, `${r.currency} postings sum to ${toBigInt(r.net as bigint)}`);
+  const empty = await sql<{
+    id: string;
+  }>`select j.id from ledger_journals j where not exists (select 1 from ledger_transfers t where t.journal_id = j.id) limit 1000`.execute(ex);
   for (const r of empty.rows) add('JOURNAL', r.id, 'journal has no transfers');
 
   // A resolution must repeat its pending transfer exactly.
@@ -112,7 +117,14 @@ export async function verifyLedger(db: Database): Promise<LedgerProblem[]> {
 export async function ledgerSummary(db: Database): Promise<LedgerSummary> {
   const ex = db.executor();
   const count = async (table: 'ledger_accounts' | 'ledger_journals' | 'ledger_transfers') =>
-    toNumber((await ex.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint);
+    toNumber(
+      (
+        await ex
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n as bigint,
+    );
   return { accounts: await count('ledger_accounts'), journals: await count('ledger_journals'), transfers: await count('ledger_transfers') };
 }
 

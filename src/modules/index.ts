@@ -23,4 +23,26 @@ import { exchangeRateRoutes } from './exchange-rates/routes.js';
 import { umaProviderRoutes } from './uma-providers/routes.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
-export const apiModules: Array<(app: App, container: Container) => void> = [tokenRoutes, customerRoutes, beneficialOwnerRoutes, documentRoutes, discoveryRoutes, internalAccountRoutes, sandboxFundRoutes, externalAccountRoutes, configRoutes, webhookRoutes, quoteRoutes, transactionRoutes, transferRoutes, sandboxSendRoutes, receiverRoutes, incomingRoutes, sandboxReceiveRoutes, sandboxHelperRoutes, sandboxClockRoutes, exchangeRateRoutes, umaProviderRoutes];
+export const apiModules: Array<(app: App, container: Container) => void> = [
+  tokenRoutes,
+  customerRoutes,
+  beneficialOwnerRoutes,
+  documentRoutes,
+  discoveryRoutes,
+  internalAccountRoutes,
+  sandboxFundRoutes,
+  externalAccountRoutes,
+  configRoutes,
+  webhookRoutes,
+  quoteRoutes,
+  transactionRoutes,
+  transferRoutes,
+  sandboxSendRoutes,
+  receiverRoutes,
+  incomingRoutes,
+  sandboxReceiveRoutes,
+  sandboxHelperRoutes,
+  sandboxClockRoutes,
+  exchangeRateRoutes,
+  umaProviderRoutes,
+];

@@ -44,7 +44,9 @@ export function pullPlan(suffix: string, scale: number): RailStep[] {
     case '004': // rejected by the bank
       return [{ afterMs: 0, event: { kind: 'FAIL', reason: 'PAY_REQUEST_FAILED', refund: 'COMPLETED' } }];
     case '005':
-      return [{ afterMs: Math.max(1, Math.round(SANDBOX_PENDING_FAILURE_MS / scale)), event: { kind: 'FAIL', reason: 'PAY_REQUEST_FAILED', refund: 'COMPLETED' } }];
+      return [
+        { afterMs: Math.max(1, Math.round(SANDBOX_PENDING_FAILURE_MS / scale)), event: { kind: 'FAIL', reason: 'PAY_REQUEST_FAILED', refund: 'COMPLETED' } },
+      ];
     default:
       return [{ afterMs: 0, event: { kind: 'COMPLETE' } }];
   }

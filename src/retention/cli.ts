@@ -13,7 +13,13 @@ export function registerRetentionCommands(program: Command) {
     .action(async (opts: { json?: boolean }) => {
       await withContainer(async (c) => {
         const total = await createRetentionSweeper({ db: c.db, clock: c.clock, settings: c.config.retention }).sweepAll();
-        print(!!opts.json, { ...total }, Object.entries(total).map(([k, n]) => `${k}: ${n} removed`).join('\n'));
+        print(
+          !!opts.json,
+          { ...total },
+          Object.entries(total)
+            .map(([k, n]) => `${k}: ${n} removed`)
+            .join('\n'),
+        );
       });
     });
 }

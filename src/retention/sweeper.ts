@@ -48,8 +48,23 @@ export function createRetentionSweeper(deps: { db: Database; clock: Clock; setti
       if (rows.length === 0) return 0;
       const result = await trx
         .deleteFrom('webhook_attempts')
-        .where((eb) => eb(eb.refTuple('delivery_id', 'attempt_number'), 'in', rows.map((r) => eb.tuple(r.delivery_id, r.attempt_number))))
-        .where((eb) => eb.exists(eb.selectFrom('webhook_deliveries as d').select(sql`1`.as('x')).whereRef('d.id', '=', 'webhook_attempts.delivery_id').where('d.status', '!=', 'PENDING').where('d.updated_at', '<', before)))
+        .where((eb) =>
+          eb(
+            eb.refTuple('delivery_id', 'attempt_number'),
+            'in',
+            rows.map((r) => eb.tuple(r.delivery_id, r.attempt_number)),
+          ),
+        )
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('webhook_deliveries as d')
+              .select(sql`1`.as('x'))
+              .whereRef('d.id', '=', 'webhook_attempts.delivery_id')
+              .where('d.status', '!=', 'PENDING')
+              .where('d.updated_at', '<', before),
+          ),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     });
@@ -63,17 +78,39 @@ export function createRetentionSweeper(deps: { db: Database; clock: Clock; setti
         .select('d.id')
         .where('d.updated_at', '<', before)
         .where('d.status', '!=', 'PENDING')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_attempts as a').select(sql`1`.as('x')).whereRef('a.delivery_id', '=', 'd.id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_attempts as a')
+                .select(sql`1`.as('x'))
+                .whereRef('a.delivery_id', '=', 'd.id'),
+            ),
+          ),
+        )
         .orderBy('d.updated_at')
         .limit(limit)
         .execute();
       if (rows.length === 0) return 0;
       const result = await trx
         .deleteFrom('webhook_deliveries')
-        .where('id', 'in', rows.map((r) => r.id))
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
         .where('status', '!=', 'PENDING')
         .where('updated_at', '<', before)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_attempts as a').select(sql`1`.as('x')).whereRef('a.delivery_id', '=', 'webhook_deliveries.id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_attempts as a')
+                .select(sql`1`.as('x'))
+                .whereRef('a.delivery_id', '=', 'webhook_deliveries.id'),
+            ),
+          ),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     });
@@ -86,15 +123,37 @@ export function createRetentionSweeper(deps: { db: Database; clock: Clock; setti
         .selectFrom('webhook_events as e')
         .select('e.id')
         .where('e.created_at', '<', before)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select(sql`1`.as('x')).whereRef('d.event_id', '=', 'e.id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_deliveries as d')
+                .select(sql`1`.as('x'))
+                .whereRef('d.event_id', '=', 'e.id'),
+            ),
+          ),
+        )
         .orderBy('e.created_at')
         .limit(limit)
         .execute();
       if (rows.length === 0) return 0;
       const result = await trx
         .deleteFrom('webhook_events')
-        .where('id', 'in', rows.map((r) => r.id))
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select(sql`1`.as('x')).whereRef('d.event_id', '=', 'webhook_events.id'))))
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_deliveries as d')
+                .select(sql`1`.as('x'))
+                .whereRef('d.event_id', '=', 'webhook_events.id'),
+            ),
+          ),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     });
@@ -105,7 +164,15 @@ export function createRetentionSweeper(deps: { db: Database; clock: Clock; setti
     return db.tx(async (trx) => {
       const rows = await trx.selectFrom('receiver_lookups').select('id').where('expires_at', '<', before).orderBy('expires_at').limit(limit).execute();
       if (rows.length === 0) return 0;
-      const result = await trx.deleteFrom('receiver_lookups').where('id', 'in', rows.map((r) => r.id)).where('expires_at', '<', before).executeTakeFirst();
+      const result = await trx
+        .deleteFrom('receiver_lookups')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .where('expires_at', '<', before)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     });
   }

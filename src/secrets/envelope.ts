@@ -40,7 +40,8 @@ export interface Sealer {
 }
 
 export function createSealer(keys: { current: Buffer; previous?: readonly Buffer[] }): Sealer {
-  for (const k of [keys.current, ...(keys.previous ?? [])]) if (k.length !== KEK_BYTES) throw new SecretError(`a key-encryption key must be ${KEK_BYTES} bytes`);
+  for (const k of [keys.current, ...(keys.previous ?? [])])
+    if (k.length !== KEK_BYTES) throw new SecretError(`a key-encryption key must be ${KEK_BYTES} bytes`);
   const currentId = kekId(keys.current);
   const byId = new Map<string, Buffer>([keys.current, ...(keys.previous ?? [])].map((k) => [kekId(k).toString('hex'), k]));
 

@@ -52,7 +52,10 @@ function warnOnce(warn: (message: string) => void, message: string) {
 }
 
 /** The KEK of this configuration and the Secrets sealing with it. */
-export function loadSecrets(config: Pick<Config, 'dataDir' | 'kek' | 'kekFile' | 'kekPrevious'>, warn: (message: string) => void = (m) => process.emitWarning(m)): Secrets {
+export function loadSecrets(
+  config: Pick<Config, 'dataDir' | 'kek' | 'kekFile' | 'kekPrevious'>,
+  warn: (message: string) => void = (m) => process.emitWarning(m),
+): Secrets {
   const previous = (config.kekPrevious ?? []).map((k) => decodeKek(k)!);
   // A rotation of the embedded key interrupted half way leaves these: they still open values.
   if (!config.kek && !config.kekFile) {
@@ -70,11 +73,17 @@ export function loadSecrets(config: Pick<Config, 'dataDir' | 'kek' | 'kekFile' |
     fs.mkdirSync(config.dataDir, { recursive: true });
     // 'wx': two processes starting at once on one data directory keep the first key.
     fs.writeFileSync(file, `${randomBytes(KEK_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    warnOnce(warn, `generated a key-encryption key in ${file}: webhook signing keys and KYC documents are encrypted with it. Back it up apart from the database; a hosted install should set CORRIDOR_KEK or CORRIDOR_KEK_FILE instead (docs/operations.md)`);
+    warnOnce(
+      warn,
+      `generated a key-encryption key in ${file}: webhook signing keys and KYC documents are encrypted with it. Back it up apart from the database; a hosted install should set CORRIDOR_KEK or CORRIDOR_KEK_FILE instead (docs/operations.md)`,
+    );
     return make(readKekFile(file), 'data directory', file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return make(readKekFile(file), 'data directory', file);
-    warnOnce(warn, `no key-encryption key is configured and ${config.dataDir} cannot hold one (${(e as Error).message}); using a key for this process only: set CORRIDOR_KEK`);
+    warnOnce(
+      warn,
+      `no key-encryption key is configured and ${config.dataDir} cannot hold one (${(e as Error).message}); using a key for this process only: set CORRIDOR_KEK`,
+    );
     processKek ??= randomBytes(KEK_BYTES);
     return make(processKek, 'this process only');
   }

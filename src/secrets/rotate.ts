@@ -68,7 +68,8 @@ export async function resealAll(db: Database, secrets: Sealer): Promise<Rotation
  * reads all three files), so running the command again finishes the job.
  */
 export async function rotateEmbeddedKek(db: Database, secrets: Secrets): Promise<RotationReport> {
-  if (secrets.source !== 'data directory' || !secrets.file) throw new Error('--generate rotates the key kept in the data directory; with CORRIDOR_KEK or CORRIDOR_KEK_FILE set, rotate as docs/operations.md says');
+  if (secrets.source !== 'data directory' || !secrets.file)
+    throw new Error('--generate rotates the key kept in the data directory; with CORRIDOR_KEK or CORRIDOR_KEK_FILE set, rotate as docs/operations.md says');
   const dir = path.dirname(secrets.file);
   const current = path.join(dir, KEK_FILE_NAME);
   const next = path.join(dir, NEXT_KEK_FILE_NAME);

@@ -61,7 +61,10 @@ describe('the dashboard in a real browser', () => {
     await expect.poll(() => p.getByTestId('sign-in-error').textContent()).toContain('Wrong email or password');
     for (let i = 0; i < 4; i++) {
       await p.getByLabel(/^Password/).fill(`wrong-${i}`);
-      const [answer] = await Promise.all([p.waitForResponse((r) => r.url().endsWith('/dashboard/api/session')), p.getByRole('button', { name: 'Sign in' }).click()]);
+      const [answer] = await Promise.all([
+        p.waitForResponse((r) => r.url().endsWith('/dashboard/api/session')),
+        p.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       expect(answer.status()).toBe(401);
     }
     await p.getByLabel(/^Password/).fill(dev.password);
@@ -159,7 +162,12 @@ describe('the dashboard in a real browser', () => {
   });
 
   it('funds a customer account in the sandbox and shows the new balance, formatted in its currency', async () => {
-    const made = await h.api('POST', '/customers', { platformCustomerId: 'browser-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] });
+    const made = await h.api('POST', '/customers', {
+      platformCustomerId: 'browser-1',
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      currencies: ['USD'],
+    });
     expect(made.status).toBe(201);
     await nav(page, 'Customers').click();
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
@@ -179,7 +187,7 @@ describe('the dashboard in a real browser', () => {
     expect(await usd.textContent()).toContain('$1,250.50');
   });
 
-  it("filters customers as the API does, by creation and update day too; the KYC status reads in full at 1280 px", async () => {
+  it('filters customers as the API does, by creation and update day too; the KYC status reads in full at 1280 px', async () => {
     await nav(page, 'Customers').click();
     const ada = page.getByRole('link', { name: 'Ada Lovelace' });
     await ada.waitFor();
@@ -188,10 +196,11 @@ describe('the dashboard in a real browser', () => {
     expect(await kyc.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
     // Days in the browser's time zone, as the date inputs take them.
-    const day = (offset: number) => page.evaluate((o) => {
-      const d = new Date(Date.now() + o * 86_400_000);
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    }, offset);
+    const day = (offset: number) =>
+      page.evaluate((o) => {
+        const d = new Date(Date.now() + o * 86_400_000);
+        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      }, offset);
     await page.getByLabel('Created from').fill(await day(1));
     await page.getByText('No customer matches these filters').waitFor();
     await page.getByLabel('Created from').fill(await day(0));
@@ -206,7 +215,11 @@ describe('the dashboard in a real browser', () => {
 
   it('refuses a cookie-authenticated write without the CSRF token', async () => {
     const answer = await page.evaluate(async (api) => {
-      const res = await fetch(`${api}/customers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platformCustomerId: 'csrf-probe', customerType: 'INDIVIDUAL' }) });
+      const res = await fetch(`${api}/customers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ platformCustomerId: 'csrf-probe', customerType: 'INDIVIDUAL' }),
+      });
       return { status: res.status, body: await res.json() };
     }, API);
     expect(answer.status).toBe(403);
@@ -220,7 +233,12 @@ describe('the dashboard in a real browser', () => {
     await nav(page, 'Customers').click();
     await page.getByText('No customers yet').waitFor();
     // Sandbox tools are greyed out in production, and their page says how to get them back.
-    expect(await page.getByRole('navigation').getByRole('link', { name: /^Sandbox tools/ }).getAttribute('data-disabled')).toBe('true');
+    expect(
+      await page
+        .getByRole('navigation')
+        .getByRole('link', { name: /^Sandbox tools/ })
+        .getAttribute('data-disabled'),
+    ).toBe('true');
     await page.goto('/dashboard/sandbox');
     await page.getByText('Sandbox tools work in the sandbox only').waitFor();
     expect(await page.getByTestId('accounts-table').count()).toBe(0);
@@ -255,7 +273,11 @@ describe('the dashboard in a real browser', () => {
 
   it('pages through a long list, newest first', async () => {
     for (let i = 1; i <= 21; i++) {
-      const made = await h.api('POST', '/customers', { platformCustomerId: `paged-${String(i).padStart(2, '0')}`, customerType: 'INDIVIDUAL', fullName: `Paged Person ${i}` });
+      const made = await h.api('POST', '/customers', {
+        platformCustomerId: `paged-${String(i).padStart(2, '0')}`,
+        customerType: 'INDIVIDUAL',
+        fullName: `Paged Person ${i}`,
+      });
       expect(made.status).toBe(201);
     }
     await page.goto('/dashboard/customers');
@@ -273,21 +295,40 @@ describe('the dashboard in a real browser', () => {
     await expect.poll(() => rows.count()).toBe(20);
   });
 
-  it("shows a business customer: KYC status, beneficial owners, documents, balances, external accounts, transactions", async () => {
-    const acme = (await h.api('POST', '/customers', { platformCustomerId: 'biz-1', customerType: 'BUSINESS', currencies: ['USD', 'MXN'], businessInfo: { legalName: 'Acme Exports S.A.', registrationNumber: 'AEX-1', incorporationCountry: 'MX' } })).body;
+  it('shows a business customer: KYC status, beneficial owners, documents, balances, external accounts, transactions', async () => {
+    const acme = (
+      await h.api('POST', '/customers', {
+        platformCustomerId: 'biz-1',
+        customerType: 'BUSINESS',
+        currencies: ['USD', 'MXN'],
+        businessInfo: { legalName: 'Acme Exports S.A.', registrationNumber: 'AEX-1', incorporationCountry: 'MX' },
+      })
+    ).body;
     expect(acme.id).toMatch(/^Customer:/);
     const owner = await h.api('POST', '/beneficial-owners', {
       customerId: acme.id,
       roles: ['UBO'],
       ownershipPercentage: 60,
-      personalInfo: { firstName: 'María', lastName: 'González', birthDate: '1981-04-02', nationality: 'MX', address: { line1: 'Av. Reforma 222', city: 'Ciudad de México', postalCode: '06600', country: 'MX' }, idType: 'PASSPORT', identifier: 'G12345678', countryOfIssuance: 'MX' },
+      personalInfo: {
+        firstName: 'María',
+        lastName: 'González',
+        birthDate: '1981-04-02',
+        nationality: 'MX',
+        address: { line1: 'Av. Reforma 222', city: 'Ciudad de México', postalCode: '06600', country: 'MX' },
+        idType: 'PASSPORT',
+        identifier: 'G12345678',
+        countryOfIssuance: 'MX',
+      },
     });
     expect(owner.status).toBe(201);
     const clabe = sandboxIdentifier('CLABE', '000');
     const account = await h.api('POST', '/customers/external-accounts', {
       customerId: acme.id,
       currency: clabe.currency,
-      accountInfo: { ...clabe.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'María González', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+      accountInfo: {
+        ...clabe.accountInfo,
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'María González', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } },
+      },
     });
     expect(account.status).toBe(201);
     const form = new FormData();
@@ -295,7 +336,11 @@ describe('the dashboard in a real browser', () => {
     form.set('documentType', 'CERTIFICATE_OF_INCORPORATION');
     form.set('country', 'MX');
     form.set('file', new Blob([Buffer.from('%PDF-1.4\n%corridor test\n')], { type: 'application/pdf' }), 'incorporation.pdf');
-    const upload = await fetch(`${h.baseUrl}${API}/documents`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${h.credentials.clientId}:${h.credentials.clientSecret}`).toString('base64')}` }, body: form });
+    const upload = await fetch(`${h.baseUrl}${API}/documents`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${h.credentials.clientId}:${h.credentials.clientSecret}`).toString('base64')}` },
+      body: form,
+    });
     expect(upload.status, await upload.clone().text()).toBe(201);
 
     await page.goto(`/dashboard/customers/${encodeURIComponent(acme.id)}`);
@@ -306,11 +351,16 @@ describe('the dashboard in a real browser', () => {
     expect(await section('Beneficial owners').textContent()).toContain('60%');
     await section('Documents').getByText('incorporation.pdf').waitFor();
     const href = await section('Documents').getByRole('link', { name: 'Download' }).getAttribute('href');
-    const file = await page.evaluate(async (u) => { const r = await fetch(u!); return { status: r.status, type: r.headers.get('content-type') }; }, href);
+    const file = await page.evaluate(async (u) => {
+      const r = await fetch(u!);
+      return { status: r.status, type: r.headers.get('content-type') };
+    }, href);
     expect(file).toMatchObject({ status: 200, type: expect.stringContaining('application/pdf') });
     await section('External accounts').getByText(/CLABE/).waitFor();
     await expect.poll(() => section('Internal balances').getByTestId('account-row').count()).toBe(2);
-    expect(await section('Internal balances').locator('[data-testid="account-row"][data-currency="MXN"]').getByTestId('account-balance').textContent()).toBe('MX$0.00');
+    expect(await section('Internal balances').locator('[data-testid="account-row"][data-currency="MXN"]').getByTestId('account-balance').textContent()).toBe(
+      'MX$0.00',
+    );
     await section('Transactions').getByText('No transactions for this customer').waitFor();
   });
 

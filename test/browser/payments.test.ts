@@ -10,7 +10,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 import { signIn, startHarness, watchProblems, type Harness } from './harness.js';
 
 /** A link of the side navigation (Sandbox tools carries a "sandbox" badge in its name). */
-const nav = (page: Page, name: string) => page.getByRole('navigation').getByRole('link', { name: name === 'Sandbox tools' ? /^Sandbox tools/ : name, exact: true });
+const nav = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('link', { name: name === 'Sandbox tools' ? /^Sandbox tools/ : name, exact: true });
 /** The text of a labelled field of the transaction page ("Sent", "Exchange rate", …). */
 const field = (page: Page, label: string) => page.getByTestId(`field-${label}`);
 const text = async (l: Locator) => (await l.textContent())?.replace(/\s+/g, ' ').trim();
@@ -47,7 +48,10 @@ describe('payments in the dashboard', () => {
     const account = await must('POST', '/customers/external-accounts', {
       customerId: bea.id,
       currency: clabe.currency,
-      accountInfo: { ...clabe.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+      accountInfo: {
+        ...clabe.accountInfo,
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } },
+      },
     });
     // A JIT quote: $250.00 from Bea's bank, paid out in pesos to her CLABE.
     quote = await must('POST', '/quotes', {
@@ -205,10 +209,11 @@ describe('payments in the dashboard', () => {
     await page.getByLabel('Customer').fill(bea.id);
     await expect.poll(() => rows.count()).toBe(2);
     await page.getByLabel('Customer').fill('');
-    const day = (offset: number) => page.evaluate((o) => {
-      const d = new Date(Date.now() + o * 86_400_000);
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    }, offset);
+    const day = (offset: number) =>
+      page.evaluate((o) => {
+        const d = new Date(Date.now() + o * 86_400_000);
+        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      }, offset);
     await page.getByLabel('Created from').fill(await day(1));
     await page.getByText('No transaction matches these filters').waitFor();
     await page.getByLabel('Created from').fill(await day(0));
@@ -228,7 +233,10 @@ describe('payments in the dashboard', () => {
     const account = await must('POST', '/customers/external-accounts', {
       customerId: bea.id,
       currency: clabe.currency,
-      accountInfo: { ...clabe.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+      accountInfo: {
+        ...clabe.accountInfo,
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } },
+      },
     });
     return must('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: usd.id },
@@ -249,7 +257,9 @@ describe('payments in the dashboard', () => {
     expect(await text(refund.getByTestId('field-Status'))).toBe('COMPLETED');
     expect(await text(refund.getByTestId('field-Reason'))).toBe('TRANSACTION_FAILED');
     expect(await text(refund.getByTestId('field-Reference'))).toMatch(/\S/);
-    await expect.poll(() => page.getByTestId('timeline-step').locator('.mantine-Timeline-itemTitle').allTextContents()).toEqual(['PENDING', 'PROCESSING', 'FAILED']);
+    await expect
+      .poll(() => page.getByTestId('timeline-step').locator('.mantine-Timeline-itemTitle').allTextContents())
+      .toEqual(['PENDING', 'PROCESSING', 'FAILED']);
   });
 
   it('follows a payment still under way: the page updates itself until COMPLETED', { timeout: 60_000 }, async () => {
@@ -259,7 +269,9 @@ describe('payments in the dashboard', () => {
     expect(await page.getByTestId('transaction-status').textContent()).toBe('PROCESSING');
     // No reload from here on: the page itself goes to COMPLETED, timeline and webhooks included.
     await expect.poll(() => page.getByTestId('transaction-status').textContent(), { timeout: 25_000, interval: 500 }).toBe('COMPLETED');
-    await expect.poll(() => page.getByTestId('timeline-step').locator('.mantine-Timeline-itemTitle').allTextContents(), { timeout: 10_000 }).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
+    await expect
+      .poll(() => page.getByTestId('timeline-step').locator('.mantine-Timeline-itemTitle').allTextContents(), { timeout: 10_000 })
+      .toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
     await expect.poll(() => page.getByTestId('delivery-row').count(), { timeout: 10_000 }).toBe(2);
     expect(problems, problems.join('\n')).toEqual([]);
   });

@@ -28,7 +28,10 @@ describe('the sandbox clock and test helpers in the dashboard', () => {
     const account = await must('POST', '/customers/external-accounts', {
       customerId,
       currency: clabe.currency,
-      accountInfo: { ...clabe.accountInfo, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } } },
+      accountInfo: {
+        ...clabe.accountInfo,
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bea Martínez', address: { line1: 'Av. Reforma 222', postalCode: '06600', country: 'MX' } },
+      },
     });
     const quote = await must('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: sourceId },
@@ -45,7 +48,12 @@ describe('the sandbox clock and test helpers in the dashboard', () => {
 
   beforeAll(async () => {
     h = await startHarness({ SANDBOX_TIME_SCALE: '1' });
-    const customer = await must('POST', '/customers', { platformCustomerId: 'clock-1', customerType: 'INDIVIDUAL', fullName: 'Bea Martínez', currencies: ['USD'] });
+    const customer = await must('POST', '/customers', {
+      platformCustomerId: 'clock-1',
+      customerType: 'INDIVIDUAL',
+      fullName: 'Bea Martínez',
+      currencies: ['USD'],
+    });
     customerId = customer.id;
     const accounts = await must('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
     sourceId = accounts.data[0].id;

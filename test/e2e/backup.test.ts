@@ -51,7 +51,12 @@ describe('npx corridor backup', { timeout: 180_000 }, async () => {
   }
 
   it('restore drill: a copy taken while money moves opens, holds the data and its ledger verifies clean', async () => {
-    const customer = await api('POST', '/customers', { platformCustomerId: 'backup-drill', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', currencies: ['USD'] });
+    const customer = await api('POST', '/customers', {
+      platformCustomerId: 'backup-drill',
+      customerType: 'INDIVIDUAL',
+      fullName: 'Grace Hopper',
+      currencies: ['USD'],
+    });
     expect(customer.status).toBe(201);
     const accounts = await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}`);
     const accountId = accounts.body.data[0].id;
@@ -84,9 +89,17 @@ describe('npx corridor backup', { timeout: 180_000 }, async () => {
     const restored = await openDatabase({ url: copy, sqliteSynchronous: 'NORMAL' });
     try {
       expect(await verifyLedger(restored)).toEqual([]);
-      const customers = await restored.executor().selectFrom('customers').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
+      const customers = await restored
+        .executor()
+        .selectFrom('customers')
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(customers.n)).toBeGreaterThanOrEqual(1 + before);
-      const transfers = await restored.executor().selectFrom('ledger_transfers').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
+      const transfers = await restored
+        .executor()
+        .selectFrom('ledger_transfers')
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(transfers.n)).toBeGreaterThan(0);
     } finally {
       await restored.close();

@@ -24,7 +24,11 @@ describe('logs at debug level', async () => {
     const json = { authorization: auth, 'content-type': 'application/json' };
     // Tokens made through the API: their secrets are in the responses only.
     for (const permissions of [['VIEW'], ['VIEW', 'TRANSACT', 'MANAGE']]) {
-      const res = await fetch(`${server.baseUrl}${API}/tokens`, { method: 'POST', headers: { ...json, 'idempotency-key': `log-${permissions.length}` }, body: JSON.stringify({ name: 'log test', permissions }) });
+      const res = await fetch(`${server.baseUrl}${API}/tokens`, {
+        method: 'POST',
+        headers: { ...json, 'idempotency-key': `log-${permissions.length}` },
+        body: JSON.stringify({ name: 'log test', permissions }),
+      });
       expect(res.status).toBe(201);
       const t = await res.json();
       secrets.push(t.clientSecret, basic(t.clientId, t.clientSecret));
@@ -41,7 +45,11 @@ describe('logs at debug level', async () => {
     // Dashboard sign-in with a wrong password.
     const badPassword = 'not-the-password-9f8e7d6c';
     secrets.push(badPassword);
-    await fetch(`${server.baseUrl}/dashboard/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl }, body: JSON.stringify({ email: 'admin@localhost', password: badPassword }) });
+    await fetch(`${server.baseUrl}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ email: 'admin@localhost', password: badPassword }),
+    });
 
     await new Promise((r) => setTimeout(r, 300)); // let pino flush
     const output = server.output();

@@ -16,9 +16,14 @@ describe('operator commands for tokens and dashboard users', { timeout: 180_000 
   });
   const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
   const authOf = (c: { clientId: string; clientSecret: string }) => `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
-  const ping = async (c: { clientId: string; clientSecret: string }) => (await fetch(`${server.baseUrl}${API}/ping`, { headers: { authorization: authOf(c) } })).status;
+  const ping = async (c: { clientId: string; clientSecret: string }) =>
+    (await fetch(`${server.baseUrl}${API}/ping`, { headers: { authorization: authOf(c) } })).status;
   const signIn = async (email: string, password: string) => {
-    const res = await fetch(`${server.baseUrl}/dashboard/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const res = await fetch(`${server.baseUrl}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     return { status: res.status, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] };
   };
   const session = async (cookie: string) => (await fetch(`${server.baseUrl}/dashboard/api/session`, { headers: { cookie } })).status;

@@ -49,7 +49,8 @@ describe('the real server process', async () => {
 
   // Each CLI run starts a Node process afresh: a second or more apiece on a loaded machine.
   it('the CLI works against the same data while the server runs', { timeout: 120_000 }, async () => {
-    const ping = async (c: { clientId: string; clientSecret: string }) => (await fetch(`${server.baseUrl}${API}/ping`, { headers: { authorization: authOf(c) } })).json();
+    const ping = async (c: { clientId: string; clientSecret: string }) =>
+      (await fetch(`${server.baseUrl}${API}/ping`, { headers: { authorization: authOf(c) } })).json();
     const migrated = cli(['migrate'], env);
     expect(migrated.status, migrated.stderr).toBe(0);
     expect(migrated.stdout).toContain('schema is up to date');
@@ -88,9 +89,15 @@ describe('the real server process', async () => {
 
   it('fixed bootstrap credentials come from the environment', async () => {
     const fixed = await serverEnvironment();
-    const s = await startServer({ ...fixed.env, CORRIDOR_BOOTSTRAP_CLIENT_ID: 'ci_fixed_client', CORRIDOR_BOOTSTRAP_CLIENT_SECRET: 'fixed-secret-for-ci-000000' });
+    const s = await startServer({
+      ...fixed.env,
+      CORRIDOR_BOOTSTRAP_CLIENT_ID: 'ci_fixed_client',
+      CORRIDOR_BOOTSTRAP_CLIENT_SECRET: 'fixed-secret-for-ci-000000',
+    });
     try {
-      const res = await fetch(`${s.baseUrl}${API}/customers`, { headers: { authorization: authOf({ clientId: 'ci_fixed_client', clientSecret: 'fixed-secret-for-ci-000000' }) } });
+      const res = await fetch(`${s.baseUrl}${API}/customers`, {
+        headers: { authorization: authOf({ clientId: 'ci_fixed_client', clientSecret: 'fixed-secret-for-ci-000000' }) },
+      });
       expect(res.status).toBe(200);
     } finally {
       await s.stop();

@@ -55,7 +55,13 @@ describe('tracing', { timeout: 120_000 }, async () => {
   it('with it, requests, database statements and webhook deliveries are exported as spans', async () => {
     const otlp = await collector();
     const { env, dataDir, cleanup } = await serverEnvironment(dialect);
-    const server = await startServer({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'corridor-under-test', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
+    const server = await startServer({
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_SERVICE_NAME: 'corridor-under-test',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+    });
     try {
       const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
       const auth = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`;

@@ -36,7 +36,23 @@ function setAt(root: Json, path: (string | number)[], v: Json | undefined): Json
 }
 
 const HUGE: Json[] = [1e308, -1e308, 2 ** 53 + 2, 2 ** 64, -(2 ** 63), 1e-300, -0, 0.5, 99999999999999999999, Number.MAX_SAFE_INTEGER, -1];
-const WEIRD_STRINGS: string[] = ['', ' ', '\u0000', 'null', '𝕌𝕟𝕚𝕔𝕠𝕕𝕖', '\u202e\u0635\u0648\u0631\u0629', '\ud800', 'e\u0301', '${jndi:ldap://x}', "' OR 1=1 --", '../../etc/passwd', '<script>alert(1)</script>', 'x'.repeat(100_000), '%00', '1e309'];
+const WEIRD_STRINGS: string[] = [
+  '',
+  ' ',
+  '\u0000',
+  'null',
+  '𝕌𝕟𝕚𝕔𝕠𝕕𝕖',
+  '\u202e\u0635\u0648\u0631\u0629',
+  '\ud800',
+  'e\u0301',
+  '${jndi:ldap://x}',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  'x'.repeat(100_000),
+  '%00',
+  '1e309',
+];
 
 function deep(depth: number, array: boolean): string {
   return array ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -45,13 +61,47 @@ function deep(depth: number, array: boolean): string {
 /** A mutation of a JSON body, as the raw text to send. */
 const bodyMutation = fc.oneof(
   fc.record({ kind: fc.constant('valid' as const) }),
-  fc.record({ kind: fc.constant('wrongType' as const), pick: fc.nat(), value: fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 })) }),
+  fc.record({
+    kind: fc.constant('wrongType' as const),
+    pick: fc.nat(),
+    value: fc.oneof(
+      fc.integer(),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.integer(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+    ),
+  }),
   fc.record({ kind: fc.constant('huge' as const), pick: fc.nat(), value: fc.constantFrom(...HUGE) }),
-  fc.record({ kind: fc.constant('unicode' as const), pick: fc.nat(), value: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom(...WEIRD_STRINGS)) }),
+  fc.record({
+    kind: fc.constant('unicode' as const),
+    pick: fc.nat(),
+    value: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom(...WEIRD_STRINGS)),
+  }),
   fc.record({ kind: fc.constant('missing' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('extra' as const), pick: fc.nat(), key: fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'platformId')), value: fc.jsonValue({ maxDepth: 2 }) }),
+  fc.record({
+    kind: fc.constant('extra' as const),
+    pick: fc.nat(),
+    key: fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'platformId')),
+    value: fc.jsonValue({ maxDepth: 2 }),
+  }),
   fc.record({ kind: fc.constant('deep' as const), depth: fc.constantFrom(64, 1000, 20_000), array: fc.boolean() }),
-  fc.record({ kind: fc.constant('raw' as const), text: fc.constantFrom('', '{', '{"a":1,}', 'null', '[]', '"text"', '{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', '1'.repeat(400)) }),
+  fc.record({
+    kind: fc.constant('raw' as const),
+    text: fc.constantFrom(
+      '',
+      '{',
+      '{"a":1,}',
+      'null',
+      '[]',
+      '"text"',
+      '{"__proto__":{"isAdmin":true}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      '\u0000',
+      '1'.repeat(400),
+    ),
+  }),
 );
 type BodyMutation = typeof bodyMutation extends fc.Arbitrary<infer T> ? T : never;
 
@@ -84,7 +134,29 @@ function mutateBody(base: Json, m: BodyMutation): string {
 
 const queryMutation = fc.oneof(
   fc.record({ kind: fc.constant('valid' as const) }),
-  fc.record({ kind: fc.constant('value' as const), pick: fc.nat(), value: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('-1', '0', '101', '1e309', '99999999999999999999', 'NaN', 'true', 'null', '[]', '%', '\u0000', 'x'.repeat(5000), '2025-02-30T00:00:00Z', '𝕌')) }),
+  fc.record({
+    kind: fc.constant('value' as const),
+    pick: fc.nat(),
+    value: fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom(
+        '-1',
+        '0',
+        '101',
+        '1e309',
+        '99999999999999999999',
+        'NaN',
+        'true',
+        'null',
+        '[]',
+        '%',
+        '\u0000',
+        'x'.repeat(5000),
+        '2025-02-30T00:00:00Z',
+        '𝕌',
+      ),
+    ),
+  }),
   fc.record({ kind: fc.constant('unknown' as const), key: fc.string({ minLength: 1, maxLength: 10 }) }),
   fc.record({ kind: fc.constant('repeated' as const), pick: fc.nat() }),
 );
@@ -92,7 +164,25 @@ type QueryMutation = typeof queryMutation extends fc.Arbitrary<infer T> ? T : ne
 
 const pathMutation = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: 'real' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('other' as const), value: fc.oneof(fc.string({ minLength: 1, maxLength: 60 }), fc.constantFrom('Customer:not-a-uuid', 'Customer:00000000-0000-0000-0000-000000000000', 'Quote:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11', '..', '%2e%2e%2f', 'a'.repeat(3000), '1', '😀')) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('other' as const),
+      value: fc.oneof(
+        fc.string({ minLength: 1, maxLength: 60 }),
+        fc.constantFrom(
+          'Customer:not-a-uuid',
+          'Customer:00000000-0000-0000-0000-000000000000',
+          'Quote:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11',
+          '..',
+          '%2e%2e%2f',
+          'a'.repeat(3000),
+          '1',
+          '😀',
+        ),
+      ),
+    }),
+  },
 );
 
 function queryString(params: Record<string, string | string[]>): string {
@@ -114,10 +204,23 @@ describe('fuzzing every route of the OpenAPI document', async () => {
   /** route → statuses answered, for the coverage checks and FUZZ_REPORT. */
   const statuses = new Map<string, Map<number, number>>();
 
-  async function run(op: Operation, seed: number, pm: { kind: 'real' } | { kind: 'other'; value: string }, qm: QueryMutation, bm: BodyMutation, idempotencyKey: string | undefined) {
+  async function run(
+    op: Operation,
+    seed: number,
+    pm: { kind: 'real' } | { kind: 'other'; value: string },
+    qm: QueryMutation,
+    bm: BodyMutation,
+    idempotencyKey: string | undefined,
+  ) {
     const values: Record<string, string> = {};
     // A '.' or '..' segment would be resolved away by URL parsing before it reaches the server.
-    for (const p of op.pathParams) values[p.name] = pm.kind === 'other' ? (/^\.{1,2}$/.test(pm.value) ? `${pm.value}x` : pm.value) : (await idFor(ctx, auth, ops, op, p.name, fixtures)) ?? String(await valid(p.schema, seed));
+    for (const p of op.pathParams)
+      values[p.name] =
+        pm.kind === 'other'
+          ? /^\.{1,2}$/.test(pm.value)
+            ? `${pm.value}x`
+            : pm.value
+          : ((await idFor(ctx, auth, ops, op, p.name, fixtures)) ?? String(await valid(p.schema, seed)));
     const query: Record<string, string | string[]> = {};
     for (const p of op.query) {
       if (!p.required && (seed + p.name.length) % 2 === 0) continue;
@@ -171,18 +274,33 @@ describe('fuzzing every route of the OpenAPI document', async () => {
   for (const op of ops) {
     it(`${op.label}: valid and mutated requests`, { timeout: 120_000 }, async () => {
       // Schema-valid requests first (real ids, generated query and body), then mutations.
-      for (let i = 0; i < RUNS; i++) await run(op, SEED + i, { kind: 'real' }, { kind: 'valid' }, { kind: 'valid' }, i % 3 === 0 ? `fuzz-${op.label}-${i}` : undefined);
+      for (let i = 0; i < RUNS; i++)
+        await run(op, SEED + i, { kind: 'real' }, { kind: 'valid' }, { kind: 'valid' }, i % 3 === 0 ? `fuzz-${op.label}-${i}` : undefined);
       await fc.assert(
-        fc.asyncProperty(fc.nat(1_000_000), pathMutation, queryMutation, bodyMutation, fc.option(fc.constantFrom('ok-key-1', '', ' ', 'k'.repeat(300), '\u00e9'), { nil: undefined }), async (seed, pm, qm, bm, key) => {
-          await run(op, seed, pm, qm, bm, key);
-        }),
+        fc.asyncProperty(
+          fc.nat(1_000_000),
+          pathMutation,
+          queryMutation,
+          bodyMutation,
+          fc.option(fc.constantFrom('ok-key-1', '', ' ', 'k'.repeat(300), '\u00e9'), { nil: undefined }),
+          async (seed, pm, qm, bm, key) => {
+            await run(op, seed, pm, qm, bm, key);
+          },
+        ),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
     });
   }
 
   it('sent a meaningful number of requests: accepted ones on most routes, refused writes among them', () => {
-    if (process.env.FUZZ_REPORT) for (const [label, m] of statuses) process.stdout.write(`${label}: ${[...m].sort().map(([s, n]) => `${s}×${n}`).join(' ')}\n`);
+    if (process.env.FUZZ_REPORT)
+      for (const [label, m] of statuses)
+        process.stdout.write(
+          `${label}: ${[...m]
+            .sort()
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' ')}\n`,
+        );
     expect(requests).toBeGreaterThanOrEqual(ops.length * RUNS * 2);
     expect(rejectedWrites).toBeGreaterThan(ops.filter((o) => o.method !== 'GET').length);
     const accepted = [...statuses.values()].filter((m) => [...m.keys()].some((s) => s < 300)).length;

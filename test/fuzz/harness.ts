@@ -115,18 +115,36 @@ export async function createFixtures(ctx: TestContext, auth: string, platformId:
         customerId: biz.id,
         roles: ['UBO'],
         ownershipPercentage: 40,
-        personalInfo: { firstName: 'Grace', lastName: 'Hopper', birthDate: '1976-12-09', nationality: 'US', address: { line1: '1 Navy Way', postalCode: '22202', country: 'US' }, idType: 'SSN', identifier: '123456789' },
+        personalInfo: {
+          firstName: 'Grace',
+          lastName: 'Hopper',
+          birthDate: '1976-12-09',
+          nationality: 'US',
+          address: { line1: '1 Navy Way', postalCode: '22202', country: 'US' },
+          idType: 'SSN',
+          identifier: '123456789',
+        },
       },
     }),
     'owner',
   );
-  const form = multipartBody({ documentHolder: customer.id, documentType: 'PASSPORT', country: 'GB', side: 'FRONT', documentNumber: '123456789' }, [{ fileName: 'p.png', contentType: 'image/png', data: fixture('tiny.png') }]);
-  const docRes = await ctx.app.inject({ method: 'POST', url: `${API_PREFIX}/documents`, headers: { authorization: auth, 'content-type': form.contentType }, payload: form.payload });
+  const form = multipartBody({ documentHolder: customer.id, documentType: 'PASSPORT', country: 'GB', side: 'FRONT', documentNumber: '123456789' }, [
+    { fileName: 'p.png', contentType: 'image/png', data: fixture('tiny.png') },
+  ]);
+  const docRes = await ctx.app.inject({
+    method: 'POST',
+    url: `${API_PREFIX}/documents`,
+    headers: { authorization: auth, 'content-type': form.contentType },
+    payload: form.payload,
+  });
   const document = await must({ status: docRes.statusCode, body: docRes.json() }, 'document');
   const internal = await must(await call(ctx, 'GET', '/customers/internal-accounts', { auth, query: { customerId: customer.id } }), 'internal accounts');
   const platformInternal = await must(await call(ctx, 'GET', '/platform/internal-accounts', { auth }), 'platform internal accounts');
   const { fixture: _f, ...extBody } = accountBody('US_ACCOUNT', '000');
-  const external = await must(await call(ctx, 'POST', '/customers/external-accounts', { auth, body: { ...extBody, customerId: customer.id } }), 'external account');
+  const external = await must(
+    await call(ctx, 'POST', '/customers/external-accounts', { auth, body: { ...extBody, customerId: customer.id } }),
+    'external account',
+  );
   const platformExternal = await must(await call(ctx, 'POST', '/platform/external-accounts', { auth, body: extBody }), 'platform external account');
   const token = await must(await call(ctx, 'POST', '/tokens', { auth, body: { name: 'fixture', permissions: ['VIEW'] } }), 'token');
   await must(await call(ctx, 'PATCH', '/config', { auth, body: { webhookEndpoint: 'https://hooks.example.com/corridor' } }), 'config');
@@ -143,7 +161,22 @@ export async function createFixtures(ctx: TestContext, auth: string, platformId:
     deliveryId: emitted.deliveryId,
   };
   const platformIds: Record<string, string> = { accountId: platformInternal.data[0]?.id ?? internal.data[0].id, externalAccountId: platformExternal.id };
-  return { ids, platformIds, all: [customer.id, biz.id, owner.id, document.id, ...internal.data.map((a: any) => a.id), ...platformInternal.data.map((a: any) => a.id), external.id, platformExternal.id, token.id, emitted.deliveryId] };
+  return {
+    ids,
+    platformIds,
+    all: [
+      customer.id,
+      biz.id,
+      owner.id,
+      document.id,
+      ...internal.data.map((a: any) => a.id),
+      ...platformInternal.data.map((a: any) => a.id),
+      external.id,
+      platformExternal.id,
+      token.id,
+      emitted.deliveryId,
+    ],
+  };
 }
 
 /**
@@ -219,10 +252,17 @@ export function answerProblems(op: Operation, answer: Answer, requestText: strin
     if (!json || typeof body !== 'object' || body === null) problems.push(`error is not JSON: ${contentType} ${answer.raw.slice(0, 200)}`);
     else {
       const keys = Object.keys(body).sort().join(',');
-      if (body.status !== status || typeof body.code !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(body.code) || typeof body.message !== 'string' || !['code,message,status', 'code,details,message,status'].includes(keys)) {
+      if (
+        body.status !== status ||
+        typeof body.code !== 'string' ||
+        !/^[A-Z][A-Z0-9_]*$/.test(body.code) ||
+        typeof body.message !== 'string' ||
+        !['code,message,status', 'code,details,message,status'].includes(keys)
+      ) {
         problems.push(`error not in the D2 shape: ${answer.raw.slice(0, 300)}`);
       }
-      if (body.code === 'INVALID_INPUT' && !(Array.isArray(body.details?.fields) && body.details.fields.length > 0)) problems.push(`INVALID_INPUT without details.fields: ${answer.raw.slice(0, 300)}`);
+      if (body.code === 'INVALID_INPUT' && !(Array.isArray(body.details?.fields) && body.details.fields.length > 0))
+        problems.push(`INVALID_INPUT without details.fields: ${answer.raw.slice(0, 300)}`);
     }
   }
   const schema = declaredResponse(op, status);
@@ -245,13 +285,20 @@ export async function snapshot(ctx: TestContext): Promise<string> {
   // This database's tables only (on PostgreSQL other schemas hold other test runs).
   const listed =
     ctx.container.db.dialect === 'postgres'
-      ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(ex)
+      ? await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(ex)
       : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(ex);
-  const tables = listed.rows.map((t) => t.name).filter((n) => !/^kysely_|^idempotency_keys$/.test(n)).sort();
+  const tables = listed.rows
+    .map((t) => t.name)
+    .filter((n) => !/^kysely_|^idempotency_keys$/.test(n))
+    .sort();
   const parts: string[] = [];
   for (const t of tables) {
     const rows = await (ex as any).selectFrom(t).selectAll().execute();
-    const lines = rows.map((r: Record<string, unknown>) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.length : v))).sort();
+    const lines = rows
+      .map((r: Record<string, unknown>) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.length : v)))
+      .sort();
     parts.push(`${t}:${lines.join('\n')}`);
   }
   return parts.join('\n#\n');

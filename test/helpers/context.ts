@@ -53,12 +53,20 @@ export function basic(clientId: string, clientSecret: string): string {
 }
 
 /** Builds the app in-process on a fresh database; closes everything after the file's tests. */
-export async function testContext(opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]>; domainProof?: Overrides['domainProof'] } = {}): Promise<TestContext> {
+export async function testContext(
+  opts: { clock?: Clock; env?: Record<string, string>; webhookResolve?: (host: string) => Promise<string[]>; domainProof?: Overrides['domainProof'] } = {},
+): Promise<TestContext> {
   const { db, drop } = await freshDatabase();
   // A fixed key-encryption key: the data directory does not exist, so none could be generated there.
   // Load shedding on measured event-loop delay is off in tests (a busy machine must not turn answers
   // into 503s); test/overload.test.ts forces the pressure instead.
-  const config = loadConfig({ DATA_DIR: '/nonexistent', AUTH_CACHE_TTL_MS: '5000', CORRIDOR_KEK: TEST_KEK, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...opts.env });
+  const config = loadConfig({
+    DATA_DIR: '/nonexistent',
+    AUTH_CACHE_TTL_MS: '5000',
+    CORRIDOR_KEK: TEST_KEK,
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...opts.env,
+  });
   const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve, domainProof: opts.domainProof });
   const app = await buildApp(container);
 
@@ -99,7 +107,13 @@ export async function call(ctx: TestContext, method: string, path: string, opts:
   const headers: Record<string, string> = { ...opts.headers };
   const auth = opts.auth === undefined ? ctx.platform.auth : opts.auth;
   if (auth) headers.authorization = auth;
-  const query = opts.query ? Object.fromEntries(Object.entries(opts.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) : undefined;
+  const query = opts.query
+    ? Object.fromEntries(
+        Object.entries(opts.query)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      )
+    : undefined;
   const res = await ctx.app.inject({
     method: method as 'GET',
     url: `${API_PREFIX}${path}`,

@@ -1,4 +1,10 @@
-import { sandboxIdentifier, sandboxVariants, SandboxSuffixImpossibleError, SANDBOX_ACCOUNT_TYPES, type SandboxIdentifier } from '../../src/identifiers/sandbox-fixtures.js';
+import {
+  sandboxIdentifier,
+  sandboxVariants,
+  SandboxSuffixImpossibleError,
+  SANDBOX_ACCOUNT_TYPES,
+  type SandboxIdentifier,
+} from '../../src/identifiers/sandbox-fixtures.js';
 import { call, type TestContext } from './context.js';
 
 export const BENEFICIARY = {
@@ -12,7 +18,12 @@ export const BENEFICIARY = {
  * `suffix` (docs/sandbox-test-identifiers.md). Wallets whose alphabet lacks the suffix's digits
  * fall back to the first suffix they can end in.
  */
-export function accountBody(accountType: string, suffix = '000', variant?: string, extra: Record<string, unknown> = {}): Record<string, any> & { fixture: SandboxIdentifier } {
+export function accountBody(
+  accountType: string,
+  suffix = '000',
+  variant?: string,
+  extra: Record<string, unknown> = {},
+): Record<string, any> & { fixture: SandboxIdentifier } {
   let fixture;
   try {
     fixture = sandboxIdentifier(accountType, suffix, variant);
@@ -43,6 +54,10 @@ export async function newCustomer(ctx: TestContext, auth?: string): Promise<stri
 }
 
 export async function countAccounts(ctx: TestContext): Promise<number> {
-  const r = await ctx.container.db.executor().selectFrom('external_accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const r = await ctx.container.db
+    .executor()
+    .selectFrom('external_accounts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }

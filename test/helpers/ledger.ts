@@ -17,7 +17,12 @@ export async function expectLedgerBalanced(ctx: TestContext): Promise<void> {
 export async function customerWithAccounts(ctx: TestContext, currencies: string[], opts: { auth?: string; platformCustomerId?: string } = {}) {
   const created = await call(ctx, 'POST', '/customers', {
     auth: opts.auth,
-    body: { platformCustomerId: opts.platformCustomerId ?? `c-${Math.random().toString(36).slice(2)}`, customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies },
+    body: {
+      platformCustomerId: opts.platformCustomerId ?? `c-${Math.random().toString(36).slice(2)}`,
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      currencies,
+    },
   });
   if (created.status !== 201) throw new Error(`customer not created: ${created.status} ${JSON.stringify(created.body)}`);
   const list = await call(ctx, 'GET', '/customers/internal-accounts', { auth: opts.auth, query: { customerId: created.body.id, limit: 100 } });

@@ -9,7 +9,12 @@ import { customerWithAccounts, fund } from './ledger.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 /** Registers an external account of this type whose identifier ends in `suffix`; returns its body. */
-export async function externalAccount(ctx: TestContext, accountType: string, suffix = '000', opts: { customerId?: string; auth?: string; variant?: string } = {}) {
+export async function externalAccount(
+  ctx: TestContext,
+  accountType: string,
+  suffix = '000',
+  opts: { customerId?: string; auth?: string; variant?: string } = {},
+) {
   const body = accountBody(accountType, suffix, opts.variant, opts.customerId ? { customerId: opts.customerId } : {});
   const res = await createAccount(ctx, body, { auth: opts.auth });
   if (res.status !== 201) throw new Error(`external account: ${res.status} ${JSON.stringify(res.body)}`);
@@ -32,10 +37,23 @@ export async function balance(ctx: TestContext, accountId: string, auth?: string
 }
 
 /** A prefunded quote from an internal account to an external account. */
-export function quoteFromAccount(ctx: TestContext, sourceAccountId: string, destinationAccountId: string, amount: number, extra: Record<string, unknown> = {}, auth?: string) {
+export function quoteFromAccount(
+  ctx: TestContext,
+  sourceAccountId: string,
+  destinationAccountId: string,
+  amount: number,
+  extra: Record<string, unknown> = {},
+  auth?: string,
+) {
   return call(ctx, 'POST', '/quotes', {
     auth,
-    body: { source: { sourceType: 'ACCOUNT', accountId: sourceAccountId }, destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, ...extra },
+    body: {
+      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
+      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
+      ...extra,
+    },
   });
 }
 

@@ -21,7 +21,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** Environment for a real server process on a fresh data directory and, for PostgreSQL, a fresh schema. */
-export async function serverEnvironment(dialect: 'sqlite' | 'postgres' = defaultDialect): Promise<{ env: Record<string, string>; dataDir: string; cleanup: () => Promise<void> }> {
+export async function serverEnvironment(
+  dialect: 'sqlite' | 'postgres' = defaultDialect,
+): Promise<{ env: Record<string, string>; dataDir: string; cleanup: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'corridor-e2e-'));
   // No load shedding on measured event-loop delay: a busy test machine must not turn answers into 503s.
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' };

@@ -9,7 +9,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The integrator's check from docs/webhooks.md. */
-export function verifyCorridorSignature(header: string | undefined, rawBody: string | Buffer, publicKeyPem: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function verifyCorridorSignature(
+  header: string | undefined,
+  rawBody: string | Buffer,
+  publicKeyPem: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   const match = /^t=(\d{1,12}),v1=([A-Za-z0-9+/]{86}==)$/.exec(header ?? '');
   if (!match) return false; // malformed header
   if (Math.abs(nowSeconds - Number(match[1])) > 300) return false; // older or newer than 5 minutes

@@ -26,12 +26,18 @@ export function AuditPage() {
   // The `before` cursor of each page shown so far; the last one is the current page.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const before = cursors[cursors.length - 1];
-  const list = useLoad(() => api.get<{ data: AuditEntry[]; nextBefore: string | null }>('/dashboard/api/audit', { limit: PAGE, before, action: applied || undefined }), [before, applied]);
+  const list = useLoad(
+    () => api.get<{ data: AuditEntry[]; nextBefore: string | null }>('/dashboard/api/audit', { limit: PAGE, before, action: applied || undefined }),
+    [before, applied],
+  );
   const rows = list.data?.data ?? [];
 
   return (
     <Stack>
-      <PageHeader title="Audit log" description="Who changed what, when and from where: every write made in this dashboard and every operator command about this platform, newest first." />
+      <PageHeader
+        title="Audit log"
+        description="Who changed what, when and from where: every write made in this dashboard and every operator command about this platform, newest first."
+      />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -40,13 +46,26 @@ export function AuditPage() {
         }}
       >
         <Group align="end">
-          <TextInput label="Action starts with" placeholder="POST /2025-10-13/customers" value={action} onChange={(e) => setAction(e.currentTarget.value)} w={320} />
+          <TextInput
+            label="Action starts with"
+            placeholder="POST /2025-10-13/customers"
+            value={action}
+            onChange={(e) => setAction(e.currentTarget.value)}
+            w={320}
+          />
           <Button type="submit" variant="light">
             Filter
           </Button>
         </Group>
       </form>
-      <DataState loading={list.loading} error={list.error} isEmpty={rows.length === 0} what="Audit log" onRetry={list.reload} empty={<Empty title="No audit entries yet" />}>
+      <DataState
+        loading={list.loading}
+        error={list.error}
+        isEmpty={rows.length === 0}
+        what="Audit log"
+        onRetry={list.reload}
+        empty={<Empty title="No audit entries yet" />}
+      >
         <TableScroll minWidth={900}>
           <Table striped highlightOnHover data-testid="audit-table">
             <Table.Thead>
@@ -73,10 +92,14 @@ export function AuditPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm" ff="monospace">{e.action}</Text>
+                    <Text size="sm" ff="monospace">
+                      {e.action}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm" ff="monospace">{e.target ?? '—'}</Text>
+                    <Text size="sm" ff="monospace">
+                      {e.target ?? '—'}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{e.source ?? '—'}</Text>

@@ -50,8 +50,12 @@ function Section({ title, children, action }: { title: string; children: ReactNo
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
-      <Text size="xs" c="dimmed">{label}</Text>
-      <Text size="sm" component="div">{children ?? '—'}</Text>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {children ?? '—'}
+      </Text>
     </div>
   );
 }
@@ -77,7 +81,9 @@ export function CustomerDetailPage({ id }: { id: string }) {
       <>
         <PageHeader title="Customer" />
         <ErrorNotice error={customer.error} onRetry={customer.reload} />
-        <Anchor {...linkProps('/customers')} mt="md" display="block">Back to customers</Anchor>
+        <Anchor {...linkProps('/customers')} mt="md" display="block">
+          Back to customers
+        </Anchor>
       </>
     );
   }
@@ -86,24 +92,38 @@ export function CustomerDetailPage({ id }: { id: string }) {
 
   return (
     <>
-      <Anchor {...linkProps('/customers')} size="sm">← Customers</Anchor>
+      <Anchor {...linkProps('/customers')} size="sm">
+        ← Customers
+      </Anchor>
       <PageHeader
         title={customerName(c)}
         description={
           <Group gap="xs" component="span">
             <StatusBadge status={c.kycStatus} />
-            <Badge variant="outline" size="sm">{c.customerType}</Badge>
-            {c.isDeleted && <Badge color="gray" size="sm">deleted</Badge>}
-            <Text span size="sm" c="dimmed">{c.umaAddress}</Text>
+            <Badge variant="outline" size="sm">
+              {c.customerType}
+            </Badge>
+            {c.isDeleted && (
+              <Badge color="gray" size="sm">
+                deleted
+              </Badge>
+            )}
+            <Text span size="sm" c="dimmed">
+              {c.umaAddress}
+            </Text>
           </Group>
         }
       />
       <Stack>
         <Section title="Details">
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-            <Field label="Customer id"><IdText id={c.id} /></Field>
+            <Field label="Customer id">
+              <IdText id={c.id} />
+            </Field>
             <Field label="Your id">{c.platformCustomerId}</Field>
-            <Field label="KYC status"><StatusBadge status={c.kycStatus} /></Field>
+            <Field label="KYC status">
+              <StatusBadge status={c.kycStatus} />
+            </Field>
             <Field label="Currencies">{c.currencies.join(', ') || '—'}</Field>
             {business ? (
               <>
@@ -120,9 +140,15 @@ export function CustomerDetailPage({ id }: { id: string }) {
                 <Field label="Region">{c.region}</Field>
               </>
             )}
-            <Field label="Address">{c.address ? [c.address.line1, c.address.city, c.address.postalCode, c.address.country].filter(Boolean).join(', ') : null}</Field>
-            <Field label="Created"><DateTime value={c.createdAt} /></Field>
-            <Field label="Updated"><DateTime value={c.updatedAt} /></Field>
+            <Field label="Address">
+              {c.address ? [c.address.line1, c.address.city, c.address.postalCode, c.address.country].filter(Boolean).join(', ') : null}
+            </Field>
+            <Field label="Created">
+              <DateTime value={c.createdAt} />
+            </Field>
+            <Field label="Updated">
+              <DateTime value={c.updatedAt} />
+            </Field>
           </SimpleGrid>
         </Section>
 
@@ -133,7 +159,9 @@ export function CustomerDetailPage({ id }: { id: string }) {
             onRetry={accounts.reload}
             what="Internal accounts"
             isEmpty={(accounts.data?.data.length ?? 0) === 0}
-            empty={<Empty title="No internal accounts">Each enabled currency of the customer gets an account. Add currencies with PATCH /customers/{'{id}'}.</Empty>}
+            empty={
+              <Empty title="No internal accounts">Each enabled currency of the customer gets an account. Add currencies with PATCH /customers/{'{id}'}.</Empty>
+            }
           >
             <AccountsTable rows={accounts.data?.data ?? []} onChanged={accounts.reload} />
           </DataState>
@@ -163,10 +191,18 @@ export function CustomerDetailPage({ id }: { id: string }) {
                   {external.data?.data.map((a) => (
                     <Table.Tr key={a.id}>
                       <Table.Td>{a.currency}</Table.Td>
-                      <Table.Td><Text size="sm">{accountSummary(a.accountInfo)}</Text></Table.Td>
-                      <Table.Td><StatusBadge status={a.status} /></Table.Td>
-                      <Table.Td><StatusBadge status={a.beneficiaryVerificationStatus} /></Table.Td>
-                      <Table.Td><IdText id={a.id} /></Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{accountSummary(a.accountInfo)}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={a.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={a.beneficiaryVerificationStatus} />
+                      </Table.Td>
+                      <Table.Td>
+                        <IdText id={a.id} />
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -200,9 +236,19 @@ export function CustomerDetailPage({ id }: { id: string }) {
                     {owners.data?.data.map((o) => (
                       <Table.Tr key={o.id}>
                         <Table.Td>{[o.personalInfo.firstName, o.personalInfo.lastName].filter(Boolean).join(' ')}</Table.Td>
-                        <Table.Td><Group gap={4}>{o.roles.map((r) => <Badge key={r} size="xs" variant="light">{r}</Badge>)}</Group></Table.Td>
+                        <Table.Td>
+                          <Group gap={4}>
+                            {o.roles.map((r) => (
+                              <Badge key={r} size="xs" variant="light">
+                                {r}
+                              </Badge>
+                            ))}
+                          </Group>
+                        </Table.Td>
                         <Table.Td>{o.ownershipPercentage}%</Table.Td>
-                        <Table.Td><StatusBadge status={o.kycStatus} /></Table.Td>
+                        <Table.Td>
+                          <StatusBadge status={o.kycStatus} />
+                        </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -239,7 +285,9 @@ export function CustomerDetailPage({ id }: { id: string }) {
                       <Table.Td>{d.documentType}</Table.Td>
                       <Table.Td>{d.fileName}</Table.Td>
                       <Table.Td>{(d.sizeBytes / 1024).toFixed(1)} KiB</Table.Td>
-                      <Table.Td><DateTime value={d.createdAt} /></Table.Td>
+                      <Table.Td>
+                        <DateTime value={d.createdAt} />
+                      </Table.Td>
                       <Table.Td ta="right">
                         <Button size="xs" variant="subtle" component="a" href={`/2025-10-13/documents/${encodeURIComponent(d.id)}/content`}>
                           Download

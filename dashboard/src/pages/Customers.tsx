@@ -38,7 +38,10 @@ export function CustomersPage() {
   const [includeDeleted, setIncludeDeleted] = useState(false);
   const [created, setCreated] = useState<DayRange>({ from: '', to: '' });
   const [updated, setUpdated] = useState<DayRange>({ from: '', to: '' });
-  const [search] = useDebouncedValue({ platformCustomerId: platformCustomerId.trim(), umaAddress: umaAddress.trim(), region: region.trim().toUpperCase() }, 300);
+  const [search] = useDebouncedValue(
+    { platformCustomerId: platformCustomerId.trim(), umaAddress: umaAddress.trim(), region: region.trim().toUpperCase() },
+    300,
+  );
   const regionFilter = /^[A-Z]{2}$/.test(search.region) ? search.region : undefined;
   const list = usePaged<Customer>('/customers', {
     platformCustomerId: search.platformCustomerId || undefined,
@@ -51,17 +54,42 @@ export function CustomersPage() {
     ...dayRangeQuery(updated, 'updatedAfter', 'updatedBefore'),
   });
   const rows = list.data?.data ?? [];
-  const filtered = Boolean(search.platformCustomerId || search.umaAddress || customerType || currency || regionFilter || includeDeleted || created.from || created.to || updated.from || updated.to);
+  const filtered = Boolean(
+    search.platformCustomerId ||
+    search.umaAddress ||
+    customerType ||
+    currency ||
+    regionFilter ||
+    includeDeleted ||
+    created.from ||
+    created.to ||
+    updated.from ||
+    updated.to,
+  );
 
   return (
     <>
       <PageHeader title="Customers" description="The people and businesses your platform pays for. Create them with POST /customers." />
       <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-        <TextInput label="Your customer id" placeholder="exact platformCustomerId" value={platformCustomerId} onChange={(e) => setPlatformCustomerId(e.currentTarget.value)} w={200} />
+        <TextInput
+          label="Your customer id"
+          placeholder="exact platformCustomerId"
+          value={platformCustomerId}
+          onChange={(e) => setPlatformCustomerId(e.currentTarget.value)}
+          w={200}
+        />
         <TextInput label="UMA address" placeholder="$alice@…" value={umaAddress} onChange={(e) => setUmaAddress(e.currentTarget.value)} w={200} />
         <Select label="Type" placeholder="Any" clearable data={['INDIVIDUAL', 'BUSINESS']} value={customerType} onChange={setCustomerType} w={150} />
         <Select label="Currency" placeholder="Any" clearable searchable data={CURRENCIES} value={currency} onChange={setCurrency} w={120} />
-        <TextInput label="Region" placeholder="US" maxLength={2} value={region} onChange={(e) => setRegion(e.currentTarget.value)} w={80} error={region && !/^[A-Za-z]{2}$/.test(region.trim()) ? '2 letters' : undefined} />
+        <TextInput
+          label="Region"
+          placeholder="US"
+          maxLength={2}
+          value={region}
+          onChange={(e) => setRegion(e.currentTarget.value)}
+          w={80}
+          error={region && !/^[A-Za-z]{2}$/.test(region.trim()) ? '2 letters' : undefined}
+        />
         <DayRangeFilter label="Created" value={created} onChange={setCreated} />
         <DayRangeFilter label="Updated" value={updated} onChange={setUpdated} />
         <Checkbox label="Include deleted" checked={includeDeleted} onChange={(e) => setIncludeDeleted(e.currentTarget.checked)} mb={8} />
@@ -99,17 +127,42 @@ export function CustomersPage() {
                 <Table.Tr key={c.id} className="clickable-row" onClick={() => navigate(`/customers/${encodeURIComponent(c.id)}`)}>
                   <Table.Td>
                     <a className="plain-link" {...linkProps(`/customers/${encodeURIComponent(c.id)}`)}>
-                      <Text size="sm" fw={500}>{customerName(c)}</Text>
+                      <Text size="sm" fw={500}>
+                        {customerName(c)}
+                      </Text>
                     </a>
-                    <Text size="xs" c="dimmed">{c.umaAddress}</Text>
+                    <Text size="xs" c="dimmed">
+                      {c.umaAddress}
+                    </Text>
                   </Table.Td>
-                  <Table.Td><Text size="sm" ff="monospace">{c.platformCustomerId}</Text></Table.Td>
-                  <Table.Td>{c.customerType}{c.isDeleted && <Badge ml={6} color="gray" size="xs">deleted</Badge>}</Table.Td>
-                  <Table.Td><StatusBadge status={c.kycStatus} /></Table.Td>
                   <Table.Td>
-                    <Group gap={4}>{c.currencies.map((x) => <Badge key={x} variant="outline" size="sm">{x}</Badge>)}</Group>
+                    <Text size="sm" ff="monospace">
+                      {c.platformCustomerId}
+                    </Text>
                   </Table.Td>
-                  <Table.Td><DateTime value={c.createdAt} /></Table.Td>
+                  <Table.Td>
+                    {c.customerType}
+                    {c.isDeleted && (
+                      <Badge ml={6} color="gray" size="xs">
+                        deleted
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={c.kycStatus} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {c.currencies.map((x) => (
+                        <Badge key={x} variant="outline" size="sm">
+                          {x}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <DateTime value={c.createdAt} />
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -117,7 +170,11 @@ export function CustomersPage() {
         </TableScroll>
         <Pager list={list} />
       </DataState>
-      {list.loading && rows.length > 0 && <Text size="xs" c="dimmed">Updating…</Text>}
+      {list.loading && rows.length > 0 && (
+        <Text size="xs" c="dimmed">
+          Updating…
+        </Text>
+      )}
     </>
   );
 }

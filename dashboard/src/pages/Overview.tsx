@@ -50,30 +50,46 @@ const FINISHED_BAD = new Set(['FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED']);
 
 function Balances() {
   const loaded = useLoad(async () => {
-    const [platform, customers] = await Promise.all([walk<InternalAccount>('/platform/internal-accounts'), walk<InternalAccount>('/customers/internal-accounts')]);
+    const [platform, customers] = await Promise.all([
+      walk<InternalAccount>('/platform/internal-accounts'),
+      walk<InternalAccount>('/customers/internal-accounts'),
+    ]);
     return { balances: balancesOf(platform.rows, customers.rows), complete: platform.complete && customers.complete };
   }, []);
-  if (loaded.error) return isNotAvailable(loaded.error) ? <NotAvailable what="Internal accounts" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />;
+  if (loaded.error)
+    return isNotAvailable(loaded.error) ? <NotAvailable what="Internal accounts" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <Loading label="Loading balances" />;
   const { balances, complete } = loaded.data;
   const shown = balances.filter((b) => b.platform !== 0n || b.customers !== 0n);
   if (shown.length === 0) {
-    return <Empty title="No money held yet">Balances appear when accounts are funded. In the sandbox, fund an account from Sandbox tools or a customer's page.</Empty>;
+    return (
+      <Empty title="No money held yet">
+        Balances appear when accounts are funded. In the sandbox, fund an account from Sandbox tools or a customer's page.
+      </Empty>
+    );
   }
   return (
     <>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} data-testid="balances">
         {shown.map((b) => (
           <Card key={b.currency.code} withBorder padding="md" data-testid="balance-card" data-currency={b.currency.code}>
-            <Text size="xs" c="dimmed">{b.currency.name}</Text>
-            <Text fw={700} size="xl">{formatAmount(b.platform + b.customers, b.currency)}</Text>
+            <Text size="xs" c="dimmed">
+              {b.currency.name}
+            </Text>
+            <Text fw={700} size="xl">
+              {formatAmount(b.platform + b.customers, b.currency)}
+            </Text>
             <Text size="xs" c="dimmed">
               customers {formatAmount(b.customers, b.currency)} · platform {formatAmount(b.platform, b.currency)}
             </Text>
           </Card>
         ))}
       </SimpleGrid>
-      {!complete && <Text size="xs" c="dimmed" mt="xs">Summed over the first {MAX_PAGES * 100} accounts of each kind.</Text>}
+      {!complete && (
+        <Text size="xs" c="dimmed" mt="xs">
+          Summed over the first {MAX_PAGES * 100} accounts of each kind.
+        </Text>
+      )}
     </>
   );
 }
@@ -133,20 +149,54 @@ function Activity() {
 
   if (loaded.error) return isNotAvailable(loaded.error) ? <NotAvailable what="Transactions" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <Loading label="Loading payments" />;
-  if (series.total === 0) return <Empty title={`No payments in the last ${DAYS} days`}>Payment volume and success rate are charted here once payments flow.</Empty>;
+  if (series.total === 0)
+    return <Empty title={`No payments in the last ${DAYS} days`}>Payment volume and success rate are charted here once payments flow.</Empty>;
   return (
     <Stack>
       <Group justify="space-between">
-        <Text size="sm" c="dimmed">{series.total} payments in the last {DAYS} days{loaded.data.complete ? '' : ` (the first ${MAX_PAGES * 100})`}</Text>
-        <Select aria-label="Volume currency" size="xs" data={series.currencies} value={series.chosen ?? null} onChange={setCurrency} w={120} allowDeselect={false} />
+        <Text size="sm" c="dimmed">
+          {series.total} payments in the last {DAYS} days{loaded.data.complete ? '' : ` (the first ${MAX_PAGES * 100})`}
+        </Text>
+        <Select
+          aria-label="Volume currency"
+          size="xs"
+          data={series.currencies}
+          value={series.chosen ?? null}
+          onChange={setCurrency}
+          w={120}
+          allowDeselect={false}
+        />
       </Group>
       <Group justify="space-between" gap="xs">
-        <Text size="sm" fw={600}>Volume sent ({series.unit?.code})</Text>
-        {series.unit && <Text size="sm" c="dimmed" data-testid="volume-total">{formatAmount(series.volume, series.unit)} sent</Text>}
+        <Text size="sm" fw={600}>
+          Volume sent ({series.unit?.code})
+        </Text>
+        {series.unit && (
+          <Text size="sm" c="dimmed" data-testid="volume-total">
+            {formatAmount(series.volume, series.unit)} sent
+          </Text>
+        )}
       </Group>
-      <BarChart h={220} data={series.data} dataKey="day" series={[{ name: 'volume', label: `Sent (${series.unit?.symbol ?? ''})`, color: 'blue.6' }]} tickLine="y" />
-      <Text size="sm" fw={600}>Success rate (completed among finished payments)</Text>
-      <LineChart h={180} data={series.data} dataKey="day" series={[{ name: 'successRate', label: 'Success %', color: 'teal.6' }]} yAxisProps={{ domain: [0, 100] }} unit="%" connectNulls curveType="linear" />
+      <BarChart
+        h={220}
+        data={series.data}
+        dataKey="day"
+        series={[{ name: 'volume', label: `Sent (${series.unit?.symbol ?? ''})`, color: 'blue.6' }]}
+        tickLine="y"
+      />
+      <Text size="sm" fw={600}>
+        Success rate (completed among finished payments)
+      </Text>
+      <LineChart
+        h={180}
+        data={series.data}
+        dataKey="day"
+        series={[{ name: 'successRate', label: 'Success %', color: 'teal.6' }]}
+        yAxisProps={{ domain: [0, 100] }}
+        unit="%"
+        connectNulls
+        curveType="linear"
+      />
     </Stack>
   );
 }
@@ -157,11 +207,15 @@ export function OverviewPage() {
       <PageHeader title="Overview" description="Money held per currency and how payments are going." />
       <Stack gap="xl">
         <div>
-          <Title order={4} mb="sm">Balances</Title>
+          <Title order={4} mb="sm">
+            Balances
+          </Title>
           <Balances />
         </div>
         <Card withBorder padding="lg">
-          <Title order={4} mb="sm">Payments</Title>
+          <Title order={4} mb="sm">
+            Payments
+          </Title>
           <Activity />
         </Card>
       </Stack>

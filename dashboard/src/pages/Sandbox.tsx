@@ -27,7 +27,13 @@ function TransactionResult({ result }: { result: Transaction }) {
   );
 }
 
-function Simulation({ title, description, path, fields, build }: {
+function Simulation({
+  title,
+  description,
+  path,
+  fields,
+  build,
+}: {
   title: string;
   description: string;
   path: string;
@@ -57,7 +63,9 @@ function Simulation({ title, description, path, fields, build }: {
   return (
     <Card withBorder padding="lg" data-testid="simulation">
       <Title order={4}>{title}</Title>
-      <Text size="sm" c="dimmed" mb="sm">{description}</Text>
+      <Text size="sm" c="dimmed" mb="sm">
+        {description}
+      </Text>
       <form onSubmit={submit}>
         <Stack gap="sm">
           {fields.map((f) => (
@@ -75,9 +83,18 @@ function Simulation({ title, description, path, fields, build }: {
             />
           ))}
           <Group>
-            <Button type="submit" loading={busy} disabled={!can('TRANSACT')}>Simulate</Button>
+            <Button type="submit" loading={busy} disabled={!can('TRANSACT')}>
+              Simulate
+            </Button>
           </Group>
-          {error !== undefined && (isNotAvailable(error) ? <NotAvailable what="Payment simulations" /> : <Alert color="red" role="alert">{describeError(error)}</Alert>)}
+          {error !== undefined &&
+            (isNotAvailable(error) ? (
+              <NotAvailable what="Payment simulations" />
+            ) : (
+              <Alert color="red" role="alert">
+                {describeError(error)}
+              </Alert>
+            ))}
           {result && <TransactionResult result={result} />}
         </Stack>
       </form>
@@ -100,7 +117,13 @@ export function SandboxPage() {
     );
   }
   const owner = (a: InternalAccount) =>
-    a.customerId ? <Anchor size="sm" ff="monospace" {...linkProps(`/customers/${encodeURIComponent(a.customerId)}`)}>{a.customerId.slice(0, 17)}…</Anchor> : <Text size="sm">Platform</Text>;
+    a.customerId ? (
+      <Anchor size="sm" ff="monospace" {...linkProps(`/customers/${encodeURIComponent(a.customerId)}`)}>
+        {a.customerId.slice(0, 17)}…
+      </Anchor>
+    ) : (
+      <Text size="sm">Platform</Text>
+    );
   return (
     <>
       <PageHeader title="Sandbox tools" description="Make sandbox money move: nothing here touches real funds." />
@@ -108,21 +131,29 @@ export function SandboxPage() {
         <SandboxClockCard />
         <Card withBorder padding="lg">
           <Title order={4}>Fund an internal account</Title>
-          <Text size="sm" c="dimmed" mb="sm">Adds balance as if a bank transfer had arrived (POST /sandbox/internal-accounts/{'{id}'}/fund).</Text>
+          <Text size="sm" c="dimmed" mb="sm">
+            Adds balance as if a bank transfer had arrived (POST /sandbox/internal-accounts/{'{id}'}/fund).
+          </Text>
           <DataState
             loading={customerAccounts.loading}
             error={customerAccounts.error}
             onRetry={customerAccounts.reload}
             what="Internal accounts"
             isEmpty={(customerAccounts.data?.data.length ?? 0) === 0}
-            empty={<Empty title="No customer accounts yet">Create a customer with currencies (POST /customers); each currency gets an internal account to fund.</Empty>}
+            empty={
+              <Empty title="No customer accounts yet">
+                Create a customer with currencies (POST /customers); each currency gets an internal account to fund.
+              </Empty>
+            }
           >
             <AccountsTable rows={customerAccounts.data?.data ?? []} onChanged={customerAccounts.reload} showOwner={owner} />
             <Pager list={customerAccounts} />
           </DataState>
           {(platformAccounts.data?.data.length ?? 0) > 0 && (
             <>
-              <Text fw={600} size="sm" mt="md" mb="xs">Platform accounts</Text>
+              <Text fw={600} size="sm" mt="md" mb="xs">
+                Platform accounts
+              </Text>
               <AccountsTable rows={platformAccounts.data?.data ?? []} onChanged={platformAccounts.reload} showOwner={owner} />
               <Pager list={platformAccounts} />
             </>
@@ -136,16 +167,31 @@ export function SandboxPage() {
             fields={[
               { name: 'quote', label: 'Quote id or payment reference', placeholder: 'Quote:… or the reference of its payment instructions', required: true },
               { name: 'currencyCode', label: 'Currency', placeholder: 'USD', required: true },
-              { name: 'currencyAmount', label: 'Amount (smallest unit)', placeholder: 'empty: the quote amount', description: 'A different amount tests FUNDING_AMOUNT_MISMATCH' },
+              {
+                name: 'currencyAmount',
+                label: 'Amount (smallest unit)',
+                placeholder: 'empty: the quote amount',
+                description: 'A different amount tests FUNDING_AMOUNT_MISMATCH',
+              },
             ]}
-            build={(v) => ({ ...(/^Quote:/.test(v.quote?.trim() ?? '') ? { quoteId: v.quote.trim() } : { reference: v.quote?.trim() }), currencyCode: v.currencyCode?.trim().toUpperCase(), ...(amountOf(v.currencyAmount) === undefined ? {} : { currencyAmount: amountOf(v.currencyAmount) }) })}
+            build={(v) => ({
+              ...(/^Quote:/.test(v.quote?.trim() ?? '') ? { quoteId: v.quote.trim() } : { reference: v.quote?.trim() }),
+              currencyCode: v.currencyCode?.trim().toUpperCase(),
+              ...(amountOf(v.currencyAmount) === undefined ? {} : { currencyAmount: amountOf(v.currencyAmount) }),
+            })}
           />
           <Simulation
             title="Simulate an incoming payment"
             description={`A UMA payment arriving for a customer from outside (POST ${SANDBOX_RECEIVE_PATH}).`}
             path={SANDBOX_RECEIVE_PATH}
             fields={[
-              { name: 'receiverUmaAddress', label: "Customer's UMA address", placeholder: '$alice@…', required: true, description: 'Suffix 003 asks for approval, 004 and 005 fail the payment' },
+              {
+                name: 'receiverUmaAddress',
+                label: "Customer's UMA address",
+                placeholder: '$alice@…',
+                required: true,
+                description: 'Suffix 003 asks for approval, 004 and 005 fail the payment',
+              },
               { name: 'currencyCode', label: 'Currency', placeholder: 'USD', required: true },
               { name: 'currencyAmount', label: 'Amount (smallest unit)', placeholder: '10000', required: true },
               { name: 'senderFullName', label: "Sender's full name", placeholder: 'needed when your configuration requires FULL_NAME' },

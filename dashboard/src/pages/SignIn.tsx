@@ -56,7 +56,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
             Sign in
           </Button>
           <Text size="xs" c="dimmed">
-            The first admin's password is printed when the server first starts and saved in credentials.json in its data directory. More users: <code>npx corridor user create</code>.
+            The first admin's password is printed when the server first starts and saved in credentials.json in its data directory. More users:{' '}
+            <code>npx corridor user create</code>.
           </Text>
         </Stack>
       </Paper>

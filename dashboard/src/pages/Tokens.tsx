@@ -76,16 +76,24 @@ function CreateTokenModal({ opened, onClose, onCreated }: { opened: boolean; onC
             This is the only time the client secret is shown. Store it in your secret manager; if it is lost, revoke the token and create another.
           </Alert>
           <Stack gap={4}>
-            <Text size="sm" fw={600}>Client id</Text>
+            <Text size="sm" fw={600}>
+              Client id
+            </Text>
             <Group wrap="nowrap" gap="xs">
-              <Code data-testid="new-client-id" style={{ wordBreak: 'break-all' }}>{created.clientId}</Code>
+              <Code data-testid="new-client-id" style={{ wordBreak: 'break-all' }}>
+                {created.clientId}
+              </Code>
               <Copy value={created.clientId} />
             </Group>
           </Stack>
           <Stack gap={4}>
-            <Text size="sm" fw={600}>Client secret</Text>
+            <Text size="sm" fw={600}>
+              Client secret
+            </Text>
             <Group wrap="nowrap" gap="xs">
-              <Code data-testid="new-client-secret" style={{ wordBreak: 'break-all' }}>{created.clientSecret}</Code>
+              <Code data-testid="new-client-secret" style={{ wordBreak: 'break-all' }}>
+                {created.clientSecret}
+              </Code>
               {/* The form that had the focus is gone: the focus moves to what to do next. */}
               <Copy value={created.clientSecret ?? ''} label="Copy secret" autoFocus />
             </Group>
@@ -100,8 +108,20 @@ function CreateTokenModal({ opened, onClose, onCreated }: { opened: boolean; onC
       ) : (
         <form onSubmit={submit}>
           <Stack>
-            {error && <Alert color="red" role="alert">{error}</Alert>}
-            <TextInput label="Name" description="What uses this token, e.g. payouts-service" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
+            {error && (
+              <Alert color="red" role="alert">
+                {error}
+              </Alert>
+            )}
+            <TextInput
+              label="Name"
+              description="What uses this token, e.g. payouts-service"
+              required
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              data-autofocus
+            />
             <Checkbox.Group label="Permissions" description="A token can hold only permissions you hold" value={permissions} onChange={setPermissions} required>
               <Stack gap={6} mt={6}>
                 {(['VIEW', 'TRANSACT', 'MANAGE'] as Permission[]).map((p) => (
@@ -110,21 +130,32 @@ function CreateTokenModal({ opened, onClose, onCreated }: { opened: boolean; onC
               </Stack>
             </Checkbox.Group>
             <Stack gap={4}>
-              <Text size="sm" fw={500}>Environment</Text>
+              <Text size="sm" fw={500}>
+                Environment
+              </Text>
               <SegmentedControl
                 aria-label="Token environment"
                 value={environment}
                 onChange={(v) => setEnvironment(v as Environment)}
-                data={[{ value: 'SANDBOX', label: 'Sandbox' }, { value: 'PRODUCTION', label: 'Production' }]}
+                data={[
+                  { value: 'SANDBOX', label: 'Sandbox' },
+                  { value: 'PRODUCTION', label: 'Production' },
+                ]}
                 color={environment === 'SANDBOX' ? 'orange' : 'blue'}
               />
               {environment !== session.environment && (
-                <Text size="xs" c="dimmed">The dashboard switches to {environment.toLowerCase()} to create it.</Text>
+                <Text size="xs" c="dimmed">
+                  The dashboard switches to {environment.toLowerCase()} to create it.
+                </Text>
               )}
             </Stack>
             <Group justify="flex-end">
-              <Button variant="default" onClick={close}>Cancel</Button>
-              <Button type="submit" loading={busy} disabled={!name.trim() || permissions.length === 0}>Create token</Button>
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={busy} disabled={!name.trim() || permissions.length === 0}>
+                Create token
+              </Button>
             </Group>
           </Stack>
         </form>
@@ -166,7 +197,9 @@ export function TokensPage() {
         actions={manage && <Button onClick={() => setCreating(true)}>Create token</Button>}
       />
       {!manage ? (
-        <Empty title="Tokens need the MANAGE permission">Your role ({session.user.role}) can't see or manage API tokens in this environment. Ask an admin of your platform.</Empty>
+        <Empty title="Tokens need the MANAGE permission">
+          Your role ({session.user.role}) can't see or manage API tokens in this environment. Ask an admin of your platform.
+        </Empty>
       ) : (
         <DataState
           loading={list.loading}
@@ -174,7 +207,9 @@ export function TokensPage() {
           onRetry={list.reload}
           what="API tokens"
           isEmpty={rows.length === 0}
-          empty={<Empty title="No tokens in this environment">Create a token to call the API from your servers; its secret is shown once, when it is created.</Empty>}
+          empty={
+            <Empty title="No tokens in this environment">Create a token to call the API from your servers; its secret is shown once, when it is created.</Empty>
+          }
         >
           <TableScroll>
             <Table highlightOnHover verticalSpacing="sm" data-testid="tokens-table">
@@ -191,13 +226,27 @@ export function TokensPage() {
                 {rows.map((t) => (
                   <Table.Tr key={t.id} data-testid="token-row">
                     <Table.Td>{t.name}</Table.Td>
-                    <Table.Td><Text ff="monospace" size="xs">{t.clientId}</Text></Table.Td>
                     <Table.Td>
-                      <Group gap={4}>{t.permissions.map((p) => <Badge key={p} variant="light" size="sm">{p}</Badge>)}</Group>
+                      <Text ff="monospace" size="xs">
+                        {t.clientId}
+                      </Text>
                     </Table.Td>
-                    <Table.Td><DateTime value={t.createdAt} /></Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {t.permissions.map((p) => (
+                          <Badge key={p} variant="light" size="sm">
+                            {p}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <DateTime value={t.createdAt} />
+                    </Table.Td>
                     <Table.Td ta="right">
-                      <Button size="xs" color="red" variant="light" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>Revoke</Button>
+                      <Button size="xs" color="red" variant="light" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
+                        Revoke
+                      </Button>
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -210,13 +259,21 @@ export function TokensPage() {
       <CreateTokenModal opened={creating} onClose={() => setCreating(false)} onCreated={list.reload} />
       <Modal opened={revoking !== undefined} onClose={() => setRevoking(undefined)} title="Revoke this token?">
         <Stack>
-          {revokeError && <Alert color="red" role="alert">{revokeError}</Alert>}
+          {revokeError && (
+            <Alert color="red" role="alert">
+              {revokeError}
+            </Alert>
+          )}
           <Text size="sm">
             <b>{revoking?.name}</b> (<Code>{revoking?.clientId}</Code>) stops working immediately. Anything still using it gets 401. This cannot be undone.
           </Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRevoking(undefined)}>Cancel</Button>
-            <Button color="red" loading={revokeBusy} onClick={revoke}>Revoke token</Button>
+            <Button variant="default" onClick={() => setRevoking(undefined)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={revokeBusy} onClick={revoke}>
+              Revoke token
+            </Button>
           </Group>
         </Stack>
       </Modal>

@@ -12,8 +12,12 @@ import { SandboxHelpersCard } from '../sandbox-tools';
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
-      <Text size="xs" c="dimmed">{label}</Text>
-      <Text size="sm" component="div" data-testid={`field-${label}`}>{children ?? '—'}</Text>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div" data-testid={`field-${label}`}>
+        {children ?? '—'}
+      </Text>
     </div>
   );
 }
@@ -40,7 +44,11 @@ function timeline(t: Transaction, deliveries: Delivery[]): Step[] {
   };
   const events = deliveries
     .filter((d) => !d.resendOf)
-    .map((d) => ({ tx: d.event.transaction as Partial<Transaction> | undefined, at: String(d.event.timestamp ?? d.createdAt), id: String(d.event.webhookId ?? d.id) }))
+    .map((d) => ({
+      tx: d.event.transaction as Partial<Transaction> | undefined,
+      at: String(d.event.timestamp ?? d.createdAt),
+      id: String(d.event.webhookId ?? d.id),
+    }))
     // Statuses decided together (a payment settled at once) share a timestamp: their webhook ids,
     // time-ordered, keep the order they were emitted in.
     .sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
@@ -65,7 +73,9 @@ function exchangeRate(t: Transaction): ReactNode {
   return (
     <>
       1 {to} = {rateText(t.exchangeRate)} {from}
-      <Text size="xs" c="dimmed">1 {from} = {rateText(1 / t.exchangeRate)} {to}</Text>
+      <Text size="xs" c="dimmed">
+        1 {from} = {rateText(1 / t.exchangeRate)} {to}
+      </Text>
     </>
   );
 }
@@ -88,8 +98,16 @@ function counterparty(info: Record<string, unknown> | undefined): ReactNode {
   const rest = entries.filter(([k]) => k !== 'FULL_NAME' && k !== 'BUSINESS_NAME');
   return (
     <>
-      {name !== undefined && <Text span size="sm" fw={600}>{String(name)}</Text>}
-      {rest.length > 0 && <Text size="xs" c="dimmed">{rest.map(([k, v]) => `${k}: ${String(v)}`).join(' · ')}</Text>}
+      {name !== undefined && (
+        <Text span size="sm" fw={600}>
+          {String(name)}
+        </Text>
+      )}
+      {rest.length > 0 && (
+        <Text size="xs" c="dimmed">
+          {rest.map(([k, v]) => `${k}: ${String(v)}`).join(' · ')}
+        </Text>
+      )}
     </>
   );
 }
@@ -118,7 +136,9 @@ export function TransactionDetailPage({ id }: { id: string }) {
   if (loaded.error) {
     return (
       <>
-        <Anchor {...linkProps('/transactions')} size="sm">← Transactions</Anchor>
+        <Anchor {...linkProps('/transactions')} size="sm">
+          ← Transactions
+        </Anchor>
         <PageHeader title="Transaction" />
         {isNotAvailable(loaded.error) ? <NotAvailable what="Transactions" /> : <ErrorNotice error={loaded.error} onRetry={loaded.reload} />}
       </>
@@ -129,29 +149,55 @@ export function TransactionDetailPage({ id }: { id: string }) {
   const sending = t.sentAmount?.currency;
   return (
     <>
-      <Anchor {...linkProps('/transactions')} size="sm">← Transactions</Anchor>
+      <Anchor {...linkProps('/transactions')} size="sm">
+        ← Transactions
+      </Anchor>
       <PageHeader
         title={`${t.type === 'OUTGOING' ? 'Outgoing' : 'Incoming'} payment`}
         description={
           <Group gap="xs" component="span">
             <StatusBadge status={t.status} testId="transaction-status" />
-            {t.failureReason && <Badge color="red" variant="outline">{t.failureReason}</Badge>}
-            <Text span size="sm" c="dimmed">{t.id}</Text>
-            {underWay && <Text span size="xs" c="dimmed" data-testid="auto-refresh">· updates itself while under way</Text>}
+            {t.failureReason && (
+              <Badge color="red" variant="outline">
+                {t.failureReason}
+              </Badge>
+            )}
+            <Text span size="sm" c="dimmed">
+              {t.id}
+            </Text>
+            {underWay && (
+              <Text span size="xs" c="dimmed" data-testid="auto-refresh">
+                · updates itself while under way
+              </Text>
+            )}
           </Group>
         }
       />
       <Stack>
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <Card withBorder padding="lg">
-            <Title order={4} mb="sm">Amounts</Title>
+            <Title order={4} mb="sm">
+              Amounts
+            </Title>
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <Field label="Sent"><Text fw={700} size="lg" data-testid="sent-amount">{formatMoney(t.sentAmount)}</Text></Field>
-              <Field label="Received"><Text fw={700} size="lg">{formatMoney(t.receivedAmount)}</Text></Field>
+              <Field label="Sent">
+                <Text fw={700} size="lg" data-testid="sent-amount">
+                  {formatMoney(t.sentAmount)}
+                </Text>
+              </Field>
+              <Field label="Received">
+                <Text fw={700} size="lg">
+                  {formatMoney(t.receivedAmount)}
+                </Text>
+              </Field>
               <Field label="Exchange rate">{exchangeRate(t)}</Field>
               <Field label="Fees">{t.fees !== undefined && sending ? formatAmount(t.fees, sending) : t.fees}</Field>
               <Field label="Customer">
-                {t.customerId ? <Anchor size="sm" {...linkProps(`/customers/${encodeURIComponent(t.customerId)}`)}>{t.platformCustomerId ?? t.customerId}</Anchor> : null}
+                {t.customerId ? (
+                  <Anchor size="sm" {...linkProps(`/customers/${encodeURIComponent(t.customerId)}`)}>
+                    {t.platformCustomerId ?? t.customerId}
+                  </Anchor>
+                ) : null}
               </Field>
               <Field label="From">{endpoint(t.source)}</Field>
               <Field label="To">{endpoint(t.destination)}</Field>
@@ -159,16 +205,25 @@ export function TransactionDetailPage({ id }: { id: string }) {
               <Field label="Quote">{t.quoteId ? <IdText id={t.quoteId} /> : null}</Field>
               <Field label="Reference">{t.reconciliationInstructions?.reference}</Field>
               <Field label="Description">{t.description}</Field>
-              <Field label="Created"><DateTime value={t.createdAt} /></Field>
-              <Field label="Settled"><DateTime value={t.settledAt} /></Field>
+              <Field label="Created">
+                <DateTime value={t.createdAt} />
+              </Field>
+              <Field label="Settled">
+                <DateTime value={t.settledAt} />
+              </Field>
             </SimpleGrid>
           </Card>
           <Card withBorder padding="lg">
-            <Title order={4} mb="sm">Status timeline</Title>
+            <Title order={4} mb="sm">
+              Status timeline
+            </Title>
             <Timeline active={steps.length - 1} bulletSize={14} lineWidth={2} data-testid="timeline">
               {steps.map((s) => (
                 <Timeline.Item key={s.status} title={s.status} data-testid="timeline-step">
-                  <Text size="xs" c="dimmed"><DateTime value={s.at} />{s.source === 'created' ? ' · created' : ''}</Text>
+                  <Text size="xs" c="dimmed">
+                    <DateTime value={s.at} />
+                    {s.source === 'created' ? ' · created' : ''}
+                  </Text>
                 </Timeline.Item>
               ))}
             </Timeline>
@@ -183,18 +238,26 @@ export function TransactionDetailPage({ id }: { id: string }) {
         />
         {t.refund && (
           <Card withBorder padding="lg">
-            <Title order={4} mb="sm">Refund</Title>
+            <Title order={4} mb="sm">
+              Refund
+            </Title>
             <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
               <Field label="Status">{t.refund.status && <StatusBadge status={t.refund.status} />}</Field>
               <Field label="Reason">{t.refund.reason}</Field>
               <Field label="Reference">{t.refund.reference}</Field>
-              <Field label="Initiated"><DateTime value={t.refund.initiatedAt} /></Field>
-              <Field label="Settled"><DateTime value={t.refund.settledAt} /></Field>
+              <Field label="Initiated">
+                <DateTime value={t.refund.initiatedAt} />
+              </Field>
+              <Field label="Settled">
+                <DateTime value={t.refund.settledAt} />
+              </Field>
             </SimpleGrid>
           </Card>
         )}
         <Card withBorder padding="lg">
-          <Title order={4} mb="sm">Webhook deliveries</Title>
+          <Title order={4} mb="sm">
+            Webhook deliveries
+          </Title>
           <DataState
             loading={deliveries.loading}
             error={deliveries.error}
@@ -208,14 +271,25 @@ export function TransactionDetailPage({ id }: { id: string }) {
           </DataState>
           {open && (
             <Card withBorder mt="sm" padding="sm">
-              <Group justify="space-between"><Text fw={600} size="sm">{open.type} · {open.status}</Text><Anchor size="sm" onClick={() => setOpen(undefined)}>Close</Anchor></Group>
-              <div data-testid="delivery-event"><JsonBlock value={open.event} maxHeight={240} /></div>
+              <Group justify="space-between">
+                <Text fw={600} size="sm">
+                  {open.type} · {open.status}
+                </Text>
+                <Anchor size="sm" onClick={() => setOpen(undefined)}>
+                  Close
+                </Anchor>
+              </Group>
+              <div data-testid="delivery-event">
+                <JsonBlock value={open.event} maxHeight={240} />
+              </div>
             </Card>
           )}
         </Card>
         {t.rateDetails && (
           <Card withBorder padding="lg">
-            <Title order={4} mb="sm">Rate details</Title>
+            <Title order={4} mb="sm">
+              Rate details
+            </Title>
             <JsonBlock value={t.rateDetails} maxHeight={200} />
           </Card>
         )}

@@ -30,7 +30,14 @@ export function TransactionsPage() {
       <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
         <Select label="Status" placeholder="Any" clearable data={TRANSACTION_STATUSES} value={status} onChange={setStatus} w={160} />
         <Select label="Type" placeholder="Any" clearable data={['OUTGOING', 'INCOMING']} value={type} onChange={setType} w={140} />
-        <TextInput label="Customer" placeholder="Customer:… or your customer id" value={customer} onChange={(e) => setCustomer(e.currentTarget.value)} w={280} maxLength={128} />
+        <TextInput
+          label="Customer"
+          placeholder="Customer:… or your customer id"
+          value={customer}
+          onChange={(e) => setCustomer(e.currentTarget.value)}
+          w={280}
+          maxLength={128}
+        />
         <DayRangeFilter label="Created" value={created} onChange={setCreated} />
       </Group>
       <DataState

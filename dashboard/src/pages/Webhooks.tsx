@@ -1,7 +1,21 @@
 import { Alert, Badge, Button, Card, Drawer, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, describeError, isNotAvailable } from '../api';
-import { Copy, DataState, DateTime, Empty, ErrorNotice, IdText, JsonBlock, Loading, NotAvailable, PageHeader, Pager, StatusBadge, TableScroll } from '../components';
+import {
+  Copy,
+  DataState,
+  DateTime,
+  Empty,
+  ErrorNotice,
+  IdText,
+  JsonBlock,
+  Loading,
+  NotAvailable,
+  PageHeader,
+  Pager,
+  StatusBadge,
+  TableScroll,
+} from '../components';
 import { useLoad, usePaged } from '../hooks';
 import { linkProps } from '../router';
 import { useSession } from '../session';
@@ -87,8 +101,16 @@ function EndpointCard({ config, onSaved }: { config: Config; onSaved: (c: Config
         }}
       >
         <Stack gap="sm">
-          {error && <Alert color="red" role="alert">{error}</Alert>}
-          {saved && !error && <Alert color="green" data-testid="endpoint-saved">Saved. New events go to this address.</Alert>}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          {saved && !error && (
+            <Alert color="green" data-testid="endpoint-saved">
+              Saved. New events go to this address.
+            </Alert>
+          )}
           <TextInput
             label="Webhook URL"
             placeholder="https://example.com/corridor/webhooks"
@@ -98,7 +120,9 @@ function EndpointCard({ config, onSaved }: { config: Config; onSaved: (c: Config
             maxLength={2048}
           />
           <Group>
-            <Button type="submit" loading={busy} disabled={!can('MANAGE')}>Save</Button>
+            <Button type="submit" loading={busy} disabled={!can('MANAGE')}>
+              Save
+            </Button>
             {config.webhookEndpoint && (
               <Button variant="default" disabled={busy || !can('MANAGE')} onClick={() => void save(null)}>
                 Stop sending
@@ -139,10 +163,20 @@ function TestCard({ configured, onSent }: { configured: boolean; onSent: () => v
       </Text>
       <Stack gap="sm">
         <Group>
-          <Button onClick={send} loading={busy} disabled={!configured || !can('MANAGE')}>Send test event</Button>
-          {!configured && <Text size="sm" c="dimmed">Set an endpoint first.</Text>}
+          <Button onClick={send} loading={busy} disabled={!configured || !can('MANAGE')}>
+            Send test event
+          </Button>
+          {!configured && (
+            <Text size="sm" c="dimmed">
+              Set an endpoint first.
+            </Text>
+          )}
         </Group>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         {result && (
           <Alert color={result.delivered ? 'green' : 'red'} title={result.delivered ? 'Delivered' : 'Not delivered'} data-testid="test-result">
             <Stack gap={4}>
@@ -200,40 +234,73 @@ function DeliveryDrawer({ delivery, onClose, onResent }: { delivery: Delivery | 
             )}
           </Group>
           <SimpleGrid cols={2} spacing="xs">
-            <Text size="sm" c="dimmed">Delivery</Text>
+            <Text size="sm" c="dimmed">
+              Delivery
+            </Text>
             <IdText id={delivery.id} />
-            <Text size="sm" c="dimmed">webhookId</Text>
+            <Text size="sm" c="dimmed">
+              webhookId
+            </Text>
             <IdText id={delivery.webhookId} />
-            <Text size="sm" c="dimmed">Created</Text>
+            <Text size="sm" c="dimmed">
+              Created
+            </Text>
             <DateTime value={delivery.createdAt} />
-            <Text size="sm" c="dimmed">Next attempt</Text>
+            <Text size="sm" c="dimmed">
+              Next attempt
+            </Text>
             <DateTime value={delivery.nextAttemptAt} />
           </SimpleGrid>
           {delivery.status !== 'PENDING' && can('MANAGE') && (
             <Group>
-              <Button variant="light" onClick={resend} loading={busy}>Resend</Button>
-              {resent && <Text size="sm" c="green">Queued again as a new delivery.</Text>}
+              <Button variant="light" onClick={resend} loading={busy}>
+                Resend
+              </Button>
+              {resent && (
+                <Text size="sm" c="green">
+                  Queued again as a new delivery.
+                </Text>
+              )}
             </Group>
           )}
-          {error && <Alert color="red" role="alert">{error}</Alert>}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
           <Title order={5}>Request body (the same on every attempt)</Title>
           <JsonBlock value={delivery.event} />
           <Title order={5}>Attempts</Title>
           {delivery.attempts.length === 0 ? (
-            <Text size="sm" c="dimmed">{delivery.status === 'NO_ENDPOINT' ? 'Not sent: no endpoint was configured. Set one and resend.' : 'No attempt yet.'}</Text>
+            <Text size="sm" c="dimmed">
+              {delivery.status === 'NO_ENDPOINT' ? 'Not sent: no endpoint was configured. Set one and resend.' : 'No attempt yet.'}
+            </Text>
           ) : (
             delivery.attempts.map((a) => (
               <Card key={a.attemptNumber} withBorder padding="sm">
                 <Group justify="space-between" mb={4}>
-                  <Text size="sm" fw={600}>Attempt {a.attemptNumber}</Text>
+                  <Text size="sm" fw={600}>
+                    Attempt {a.attemptNumber}
+                  </Text>
                   <DateTime value={a.attemptedAt} />
                 </Group>
                 <Text size="sm">POST {a.url}</Text>
                 <Text size="sm">
-                  Response: {a.statusCode !== null ? <Badge color={a.statusCode < 300 ? 'green' : 'red'} variant="light">{a.statusCode}</Badge> : 'none'}
+                  Response:{' '}
+                  {a.statusCode !== null ? (
+                    <Badge color={a.statusCode < 300 ? 'green' : 'red'} variant="light">
+                      {a.statusCode}
+                    </Badge>
+                  ) : (
+                    'none'
+                  )}
                   {a.latencyMs !== null && ` after ${a.latencyMs} ms`}
                 </Text>
-                {a.error && <Text size="sm" c="red">{a.error}</Text>}
+                {a.error && (
+                  <Text size="sm" c="red">
+                    {a.error}
+                  </Text>
+                )}
                 {a.responseBody && <JsonBlock value={a.responseBody} maxHeight={160} />}
               </Card>
             ))
@@ -264,12 +331,18 @@ export function DeliveryTable({ rows, onOpen }: { rows: Delivery[]; onOpen: (d: 
             return (
               <Table.Tr key={d.id} data-testid="delivery-row">
                 <Table.Td>{d.type}</Table.Td>
-                <Table.Td><StatusBadge status={d.status} /></Table.Td>
+                <Table.Td>
+                  <StatusBadge status={d.status} />
+                </Table.Td>
                 <Table.Td>{d.attemptCount}</Table.Td>
                 <Table.Td>{last ? (last.statusCode ?? last.error ?? '—') : '—'}</Table.Td>
-                <Table.Td><DateTime value={d.createdAt} /></Table.Td>
+                <Table.Td>
+                  <DateTime value={d.createdAt} />
+                </Table.Td>
                 <Table.Td ta="right">
-                  <Button size="xs" variant="subtle" onClick={() => onOpen(d)}>Details</Button>
+                  <Button size="xs" variant="subtle" onClick={() => onOpen(d)}>
+                    Details
+                  </Button>
                 </Table.Td>
               </Table.Tr>
             );
@@ -296,11 +369,29 @@ function DeliveryLog({ version }: { version: number }) {
     <Card withBorder padding="lg">
       <Group justify="space-between" mb="sm">
         <Title order={4}>Delivery log</Title>
-        <Button size="xs" variant="default" onClick={list.reload} loading={list.loading}>Refresh</Button>
+        <Button size="xs" variant="default" onClick={list.reload} loading={list.loading}>
+          Refresh
+        </Button>
       </Group>
       <Group mb="sm" gap="sm" align="flex-end" wrap="wrap">
-        <Select label="Event type" placeholder="Any" clearable data={['OUTGOING_PAYMENT', 'INCOMING_PAYMENT', 'TEST']} value={type} onChange={setType} w={200} />
-        <Select label="Status" placeholder="Any" clearable data={['PENDING', 'DELIVERED', 'FAILED', 'NO_ENDPOINT']} value={status} onChange={setStatus} w={170} />
+        <Select
+          label="Event type"
+          placeholder="Any"
+          clearable
+          data={['OUTGOING_PAYMENT', 'INCOMING_PAYMENT', 'TEST']}
+          value={type}
+          onChange={setType}
+          w={200}
+        />
+        <Select
+          label="Status"
+          placeholder="Any"
+          clearable
+          data={['PENDING', 'DELIVERED', 'FAILED', 'NO_ENDPOINT']}
+          value={status}
+          onChange={setStatus}
+          w={170}
+        />
         <TextInput
           label="Transaction"
           placeholder="Transaction:…"
@@ -316,7 +407,11 @@ function DeliveryLog({ version }: { version: number }) {
         onRetry={list.reload}
         what="Webhook deliveries"
         isEmpty={rows.length === 0}
-        empty={<Empty title="No deliveries yet">{type || status || txFilter ? 'Nothing matches these filters.' : 'Events appear here as they are sent. Send a test event to see one.'}</Empty>}
+        empty={
+          <Empty title="No deliveries yet">
+            {type || status || txFilter ? 'Nothing matches these filters.' : 'Events appear here as they are sent. Send a test event to see one.'}
+          </Empty>
+        }
       >
         <DeliveryTable rows={rows} onOpen={setOpen} />
         <Pager list={list} />

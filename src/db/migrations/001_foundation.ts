@@ -63,7 +63,12 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema.createIndex('customers_scope').on('customers').columns(['platform_id', 'environment', 'id']).execute();
   // Lists hide deleted customers by default: this index serves their page and their count alone.
   await db.schema.createIndex('customers_live').on('customers').columns(['platform_id', 'environment', 'is_deleted', 'id']).execute();
-  await db.schema.createIndex('customers_platform_customer_id').unique().on('customers').columns(['platform_id', 'environment', 'platform_customer_id']).execute();
+  await db.schema
+    .createIndex('customers_platform_customer_id')
+    .unique()
+    .on('customers')
+    .columns(['platform_id', 'environment', 'platform_customer_id'])
+    .execute();
   await db.schema.createIndex('customers_uma_address').unique().on('customers').columns(['platform_id', 'environment', 'uma_address']).execute();
 
   await db.schema

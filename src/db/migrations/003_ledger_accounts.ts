@@ -25,7 +25,12 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .execute();
   // One system account per purpose, currency and scope; internal accounts have no system_code
   // (NULLs are distinct in a unique index on both dialects).
-  await db.schema.createIndex('ledger_accounts_system').unique().on('ledger_accounts').columns(['platform_id', 'environment', 'system_code', 'currency']).execute();
+  await db.schema
+    .createIndex('ledger_accounts_system')
+    .unique()
+    .on('ledger_accounts')
+    .columns(['platform_id', 'environment', 'system_code', 'currency'])
+    .execute();
 
   await db.schema
     .createTable('ledger_journals')
@@ -77,8 +82,18 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('internal_accounts_scope').on('internal_accounts').columns(['platform_id', 'environment', 'id']).execute();
-  await db.schema.createIndex('internal_accounts_owner').unique().on('internal_accounts').columns(['platform_id', 'environment', 'owner_key', 'currency']).execute();
-  await db.schema.createIndex('internal_accounts_reference').unique().on('internal_accounts').columns(['platform_id', 'environment', 'funding_reference']).execute();
+  await db.schema
+    .createIndex('internal_accounts_owner')
+    .unique()
+    .on('internal_accounts')
+    .columns(['platform_id', 'environment', 'owner_key', 'currency'])
+    .execute();
+  await db.schema
+    .createIndex('internal_accounts_reference')
+    .unique()
+    .on('internal_accounts')
+    .columns(['platform_id', 'environment', 'funding_reference'])
+    .execute();
 
   await db.schema
     .createTable('external_accounts')

@@ -55,5 +55,9 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('incoming_payments_scope').on('incoming_payments').columns(['platform_id', 'environment', 'transaction_id']).execute();
-  await db.schema.createIndex('incoming_payments_sender').on('incoming_payments').columns(['sender_platform_id', 'environment', 'sender_transaction_id']).execute();
+  await db.schema
+    .createIndex('incoming_payments_sender')
+    .on('incoming_payments')
+    .columns(['sender_platform_id', 'environment', 'sender_transaction_id'])
+    .execute();
 }

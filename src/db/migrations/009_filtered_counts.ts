@@ -9,5 +9,7 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await sql`insert into list_counts (platform_id, environment, list, slot, n)
     select platform_id, environment, 'transactions', 0, count(*) from transactions group by platform_id, environment`.execute(db);
   await sql`insert into list_counts (platform_id, environment, list, slot, n)
-    select platform_id, environment, 'customers|customerType=' || customer_type, 0, count(*) from customers where is_deleted = 0 group by platform_id, environment, customer_type`.execute(db);
+    select platform_id, environment, 'customers|customerType=' || customer_type, 0, count(*) from customers where is_deleted = 0 group by platform_id, environment, customer_type`.execute(
+    db,
+  );
 }

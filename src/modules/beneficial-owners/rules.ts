@@ -59,13 +59,20 @@ export function checkPersonalInfo(info: PersonalInfo, today: Date): StoredPerson
 
   if (info.phoneNumber !== undefined) {
     // International form only (a leading +): without it the country would be a guess.
-    if (!/^\+[1-9][\d ().-]{5,24}$/.test(info.phoneNumber) || !isValidPhoneNumber(info.phoneNumber)) bad('phoneNumber', 'must be a valid phone number in international form, e.g. +14155550123');
+    if (!/^\+[1-9][\d ().-]{5,24}$/.test(info.phoneNumber) || !isValidPhoneNumber(info.phoneNumber))
+      bad('phoneNumber', 'must be a valid phone number in international form, e.g. +14155550123');
     else out.phoneNumber = parsePhoneNumberWithError(info.phoneNumber).number;
   }
 
   if (US_ONLY_ID_TYPES.has(info.idType)) {
     const m = (info.idType === 'SSN' ? SSN : ITIN).exec(info.identifier);
-    if (!m) bad('identifier', info.idType === 'SSN' ? 'must be a valid SSN: 9 digits as 123-45-6789 (no area 000, 666 or 9xx)' : 'must be a valid ITIN: 9 digits starting with 9, as 912-70-1234');
+    if (!m)
+      bad(
+        'identifier',
+        info.idType === 'SSN'
+          ? 'must be a valid SSN: 9 digits as 123-45-6789 (no area 000, 666 or 9xx)'
+          : 'must be a valid ITIN: 9 digits starting with 9, as 912-70-1234',
+      );
     else out.identifier = `${m[1]}-${m[2]}-${m[3]}`;
     if (info.countryOfIssuance !== undefined && info.countryOfIssuance !== 'US') bad('countryOfIssuance', `must be US for idType ${info.idType}`);
     out.countryOfIssuance = 'US';

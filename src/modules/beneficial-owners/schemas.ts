@@ -16,8 +16,16 @@ export type IdType = (typeof ID_TYPES)[number];
 
 const Name = Text(100);
 const Email = Type.String({ format: 'email', maxLength: 254, examples: ['jane.doe@example.com'] });
-const Phone = Type.String({ minLength: 1, maxLength: 32, description: 'International form with a leading +, e.g. +14155550123; stored in E.164', examples: ['+14155550123'] });
-const Identifier = Text(64, { pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$', description: 'The number of the idType document; SSN/ITIN as 123-45-6789 or 123456789' });
+const Phone = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'International form with a leading +, e.g. +14155550123; stored in E.164',
+  examples: ['+14155550123'],
+});
+const Identifier = Text(64, {
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$',
+  description: 'The number of the idType document; SSN/ITIN as 123-45-6789 or 123456789',
+});
 
 const personalInfoFields = {
   firstName: Name,

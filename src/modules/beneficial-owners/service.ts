@@ -10,7 +10,17 @@ import type { CustomerService } from '../customers/service.js';
 import { customerErrors } from '../customers/errors.js';
 import { ownerErrors } from './errors.js';
 import { ownerRepository, type OwnerRow } from './repository.js';
-import { checkPersonalInfo, decodeRoles, encodeRoles, hasKybRole, initialOwnerKycStatus, KYB_ROLES, MAX_OWNERS_PER_CUSTOMER, mergePersonalInfo, type StoredPersonalInfo } from './rules.js';
+import {
+  checkPersonalInfo,
+  decodeRoles,
+  encodeRoles,
+  hasKybRole,
+  initialOwnerKycStatus,
+  KYB_ROLES,
+  MAX_OWNERS_PER_CUSTOMER,
+  mergePersonalInfo,
+  type StoredPersonalInfo,
+} from './rules.js';
 import type { OwnerCreate, OwnerPatch } from './schemas.js';
 import { ownerView } from './view.js';
 
@@ -65,7 +75,8 @@ export function createOwnerService(deps: OwnerServiceDeps) {
     if (scope.environment !== 'SANDBOX') return;
     let next: string | undefined;
     if (qualifiesNow && customer.kyc_status === 'PENDING') next = 'APPROVED';
-    if (qualifiedBefore && !qualifiesNow && customer.kyc_status === 'APPROVED' && !(await ownerRepository.anyWithRole(trx, scope, customer.id, KYB_ROLES))) next = 'PENDING';
+    if (qualifiedBefore && !qualifiesNow && customer.kyc_status === 'APPROVED' && !(await ownerRepository.anyWithRole(trx, scope, customer.id, KYB_ROLES)))
+      next = 'PENDING';
     if (next) await customerRepository.update(trx, customer.id, { kyc_status: next, updated_at: now });
   }
 
@@ -77,7 +88,8 @@ export function createOwnerService(deps: OwnerServiceDeps) {
       return db.tx(async (trx) => {
         const customer = await lockBusiness(trx, scope, input.customerId);
         const totals = await ownerRepository.totals(trx, scope, customer.id);
-        if (totals.count >= MAX_OWNERS_PER_CUSTOMER) throw ownerErrors.BENEFICIAL_OWNER_LIMIT_REACHED({ customerId: customer.id, limit: MAX_OWNERS_PER_CUSTOMER });
+        if (totals.count >= MAX_OWNERS_PER_CUSTOMER)
+          throw ownerErrors.BENEFICIAL_OWNER_LIMIT_REACHED({ customerId: customer.id, limit: MAX_OWNERS_PER_CUSTOMER });
         checkUboTotal(totals.uboTotal, input.roles, input.ownershipPercentage, customer.id);
         const now = clock.now().toISOString();
         const row: OwnerRow = {
@@ -142,7 +154,15 @@ export function createOwnerService(deps: OwnerServiceDeps) {
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        count: async () => toNumber((await ownerRepository.ofCustomer(ex, scope, customerId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        count: async () =>
+          toNumber(
+            (
+              await ownerRepository
+                .ofCustomer(ex, scope, customerId)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n as bigint,
+          ),
         view: ownerView,
       });
     },

@@ -50,7 +50,13 @@ export const IncomingConfigPatch = {
       {
         required: Type.Optional(Type.Boolean({ description: 'Incoming payments wait for POST /transactions/{id}/approve' })),
         requestedReceiverCustomerInfoFields: Type.Optional(FieldList),
-        windowSeconds: Type.Optional(Type.Integer({ minimum: APPROVAL_WINDOW_MIN_SECONDS, maximum: APPROVAL_WINDOW_MAX_SECONDS, description: 'Time to answer before the payment fails with PAYMENT_APPROVAL_TIMED_OUT' })),
+        windowSeconds: Type.Optional(
+          Type.Integer({
+            minimum: APPROVAL_WINDOW_MIN_SECONDS,
+            maximum: APPROVAL_WINDOW_MAX_SECONDS,
+            description: 'Time to answer before the payment fails with PAYMENT_APPROVAL_TIMED_OUT',
+          }),
+        ),
       },
       { additionalProperties: false, description: 'Fields left out stay; requesting fields implies approval' },
     ),
@@ -87,7 +93,10 @@ export function approvalNeeded(a: IncomingApproval): boolean {
 }
 
 /** The columns a PATCH changes (fields left out stay). */
-export function mergeIncomingSettings(current: Row, patch: { requiredPayerDataFields?: CustomerInfoField[]; incomingPaymentApproval?: Partial<IncomingApproval> }): Partial<Row> {
+export function mergeIncomingSettings(
+  current: Row,
+  patch: { requiredPayerDataFields?: CustomerInfoField[]; incomingPaymentApproval?: Partial<IncomingApproval> },
+): Partial<Row> {
   const out: Partial<Row> = {};
   if (patch.requiredPayerDataFields) out.required_payer_data_fields = JSON.stringify(patch.requiredPayerDataFields);
   if (patch.incomingPaymentApproval) out.incoming_payment_approval = JSON.stringify({ ...incomingApproval(current), ...patch.incomingPaymentApproval });

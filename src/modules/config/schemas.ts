@@ -39,7 +39,10 @@ export const ConfigPatchBody = Type.Object(
     ),
     ...IncomingConfigPatch,
     supportedCurrencies: Type.Optional(
-      Type.Array(SupportedCurrencyInput, { maxItems: 50, description: "The vendor SDK's form of currencies (and of requiredPayerDataFields, from the mandatory requiredCounterpartyFields)" }),
+      Type.Array(SupportedCurrencyInput, {
+        maxItems: 50,
+        description: "The vendor SDK's form of currencies (and of requiredPayerDataFields, from the mandatory requiredCounterpartyFields)",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -58,18 +61,21 @@ export const ConfigSchema = Type.Object({
   webhookEndpoint: Type.Union([Type.String(), Type.Null()]),
   webhookPublicKey: Type.String({ description: 'Ed25519 public key (PEM) that verifies X-Corridor-Signature; read-only' }),
   umaDomain: Type.String(),
-  umaDomainClaim: Type.Union([
-    Type.Object({
-      domain: Type.String(),
-      status: Type.Literal('PENDING'),
-      token: Type.String({ description: 'Publish it at wellKnownUrl, or as dnsTxtValue in a TXT record at dnsTxtName' }),
-      requestedAt: DateTime,
-      wellKnownUrl: Type.String(),
-      dnsTxtName: Type.String(),
-      dnsTxtValue: Type.String(),
-    }),
-    Type.Null(),
-  ], { description: 'A PRODUCTION umaDomain waiting for proof; umaDomain stays the one in use until then' }),
+  umaDomainClaim: Type.Union(
+    [
+      Type.Object({
+        domain: Type.String(),
+        status: Type.Literal('PENDING'),
+        token: Type.String({ description: 'Publish it at wellKnownUrl, or as dnsTxtValue in a TXT record at dnsTxtName' }),
+        requestedAt: DateTime,
+        wellKnownUrl: Type.String(),
+        dnsTxtName: Type.String(),
+        dnsTxtValue: Type.String(),
+      }),
+      Type.Null(),
+    ],
+    { description: 'A PRODUCTION umaDomain waiting for proof; umaDomain stays the one in use until then' },
+  ),
   currencies: Type.Array(CurrencySettingSchema, { description: 'Every supported currency with its settings' }),
   ...IncomingConfigSchema,
   updatedAt: DateTime,

@@ -41,7 +41,12 @@ export function currencySetting(config: Pick<PlatformConfigsTable, 'currency_set
 export function allCurrencySettings(config: Pick<PlatformConfigsTable, 'currency_settings'>) {
   return CURRENCY_CODES.map((code) => {
     const s = currencySetting(config, code);
-    return { currencyCode: code, enabled: s.enabled, minAmount: s.minAmount === null ? null : Number(s.minAmount), maxAmount: s.maxAmount === null ? null : Number(s.maxAmount) };
+    return {
+      currencyCode: code,
+      enabled: s.enabled,
+      minAmount: s.minAmount === null ? null : Number(s.minAmount),
+      maxAmount: s.maxAmount === null ? null : Number(s.maxAmount),
+    };
   });
 }
 
@@ -63,7 +68,11 @@ export function mergeCurrencySettings(current: string | null, patch: readonly Cu
       maxAmount: p.maxAmount === undefined ? was.maxAmount : p.maxAmount,
     };
     if (next.minAmount !== null && next.maxAmount !== null && next.minAmount > next.maxAmount) {
-      problems.push({ field: `currencies.${i}.${p.minAmount !== undefined ? 'minAmount' : 'maxAmount'}`, in: 'body', message: `minAmount (${next.minAmount}) must not exceed maxAmount (${next.maxAmount})` });
+      problems.push({
+        field: `currencies.${i}.${p.minAmount !== undefined ? 'minAmount' : 'maxAmount'}`,
+        in: 'body',
+        message: `minAmount (${next.minAmount}) must not exceed maxAmount (${next.maxAmount})`,
+      });
     }
     stored[p.currencyCode] = next;
   });

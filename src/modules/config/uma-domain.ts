@@ -63,7 +63,10 @@ export const claims = {
   },
   async put(ex: Executor, scope: Scope, claim: DomainClaim): Promise<void> {
     await ex.deleteFrom('system_settings').where('key', '=', claimKey(scope)).execute();
-    await ex.insertInto('system_settings').values({ key: claimKey(scope), value: JSON.stringify(claim) }).execute();
+    await ex
+      .insertInto('system_settings')
+      .values({ key: claimKey(scope), value: JSON.stringify(claim) })
+      .execute();
   },
   async remove(ex: Executor, scope: Scope): Promise<void> {
     await ex.deleteFrom('system_settings').where('key', '=', claimKey(scope)).execute();
@@ -87,21 +90,30 @@ export const systemProofNetwork: DomainProofNetwork = {
     const check = await checkWebhookUrl(url, { environment: 'PRODUCTION', allowPrivate: false });
     if (!check.ok) throw new Error(check.reason);
     return new Promise((resolve, reject) => {
-      const req = https.get(check.url, { agent: false, lookup: pinnedLookup(check.addresses), signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { 'user-agent': 'Corridor-UMA-domain-check/1' } }, (res) => {
-        const chunks: Buffer[] = [];
-        let received = 0;
-        const done = () => {
-          req.destroy();
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_PROOF_BYTES).toString('utf8') });
-        };
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          received += chunk.length;
-          if (received >= MAX_PROOF_BYTES) done();
-        });
-        res.on('end', done);
-        res.on('error', (e) => reject(e));
-      });
+      const req = https.get(
+        check.url,
+        {
+          agent: false,
+          lookup: pinnedLookup(check.addresses),
+          signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+          headers: { 'user-agent': 'Corridor-UMA-domain-check/1' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let received = 0;
+          const done = () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_PROOF_BYTES).toString('utf8') });
+          };
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            received += chunk.length;
+            if (received >= MAX_PROOF_BYTES) done();
+          });
+          res.on('end', done);
+          res.on('error', (e) => reject(e));
+        },
+      );
       req.on('error', (e) => reject(new Error((e as NodeJS.ErrnoException).code ?? 'request failed')));
     });
   },
@@ -112,7 +124,10 @@ export const systemProofNetwork: DomainProofNetwork = {
  * Tries both proofs. Returns the method that proved the claim, or what each attempt found
  * (for the platform to fix its setup). Never throws.
  */
-export async function proveClaim(net: DomainProofNetwork, claim: DomainClaim): Promise<{ proven: true; method: 'HTTPS' | 'DNS' } | { proven: false; tried: string[] }> {
+export async function proveClaim(
+  net: DomainProofNetwork,
+  claim: DomainClaim,
+): Promise<{ proven: true; method: 'HTTPS' | 'DNS' } | { proven: false; tried: string[] }> {
   const how = claimView(claim);
   const tried: string[] = [];
   try {

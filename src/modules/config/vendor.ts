@@ -15,7 +15,10 @@ export const SupportedCurrencyInput = Type.Object(
   {
     currencyCode: CurrencyCode,
     enabledTransactionTypes: Type.Optional(
-      Type.Array(Type.Enum(['INCOMING', 'OUTGOING']), { uniqueItems: true, description: 'Both: enabled; none: disabled (a currency is enabled for both directions or neither)' }),
+      Type.Array(Type.Enum(['INCOMING', 'OUTGOING']), {
+        uniqueItems: true,
+        description: 'Both: enabled; none: disabled (a currency is enabled for both directions or neither)',
+      }),
     ),
     minAmount: Type.Optional(Bound),
     maxAmount: Type.Optional(Bound),
@@ -47,7 +50,8 @@ export function fromSupportedCurrencies(patch: ConfigPatch & { supportedCurrenci
     const setting: CurrencySetting = { currencyCode: c.currencyCode };
     if (c.enabledTransactionTypes !== undefined) {
       const n = c.enabledTransactionTypes.length;
-      if (n === 1) bad(`${i}.enabledTransactionTypes`, 'must list both INCOMING and OUTGOING, or neither: a currency is enabled for both directions or disabled');
+      if (n === 1)
+        bad(`${i}.enabledTransactionTypes`, 'must list both INCOMING and OUTGOING, or neither: a currency is enabled for both directions or disabled');
       else setting.enabled = n === 2;
     }
     if (c.minAmount !== undefined) setting.minAmount = c.minAmount;
@@ -56,18 +60,28 @@ export function fromSupportedCurrencies(patch: ConfigPatch & { supportedCurrenci
     if (c.requiredCounterpartyFields !== undefined) {
       const names = c.requiredCounterpartyFields.filter((f) => f.mandatory).map((f) => f.name);
       names.forEach((name, j) => {
-        if (!(CUSTOMER_INFO_FIELDS as readonly string[]).includes(name)) bad(`${i}.requiredCounterpartyFields.${j}.name`, `must be one of ${CUSTOMER_INFO_FIELDS.join(', ')}`);
+        if (!(CUSTOMER_INFO_FIELDS as readonly string[]).includes(name))
+          bad(`${i}.requiredCounterpartyFields.${j}.name`, `must be one of ${CUSTOMER_INFO_FIELDS.join(', ')}`);
       });
       const sorted = [...new Set(names)].sort();
       if (mandatory === undefined) mandatory = sorted;
-      else if (JSON.stringify(mandatory) !== JSON.stringify(sorted)) bad(`${i}.requiredCounterpartyFields`, 'lists other mandatory fields than an earlier currency; required payer data applies to every currency alike');
+      else if (JSON.stringify(mandatory) !== JSON.stringify(sorted))
+        bad(`${i}.requiredCounterpartyFields`, 'lists other mandatory fields than an earlier currency; required payer data applies to every currency alike');
     }
   });
   if (rest.currencies !== undefined && JSON.stringify(rest.currencies) !== JSON.stringify(currencies)) {
     problems.push({ field: 'supportedCurrencies', in: 'body', message: 'differs from currencies, which names the same settings; give one' });
   }
-  if (mandatory !== undefined && rest.requiredPayerDataFields !== undefined && JSON.stringify([...rest.requiredPayerDataFields].sort()) !== JSON.stringify(mandatory)) {
-    problems.push({ field: 'supportedCurrencies', in: 'body', message: 'its mandatory requiredCounterpartyFields differ from requiredPayerDataFields; give one' });
+  if (
+    mandatory !== undefined &&
+    rest.requiredPayerDataFields !== undefined &&
+    JSON.stringify([...rest.requiredPayerDataFields].sort()) !== JSON.stringify(mandatory)
+  ) {
+    problems.push({
+      field: 'supportedCurrencies',
+      in: 'body',
+      message: 'its mandatory requiredCounterpartyFields differ from requiredPayerDataFields; give one',
+    });
   }
   if (problems.length) throw invalidInput(problems);
   return { ...rest, currencies, ...(mandatory === undefined ? {} : { requiredPayerDataFields: mandatory as CustomerInfoField[] }) };

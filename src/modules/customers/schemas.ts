@@ -55,7 +55,12 @@ const EXAMPLE_CUSTOMER = {
 };
 
 const Currencies = Type.Array(CurrencyCode, { maxItems: 20, uniqueItems: true, description: 'Enabled currencies' });
-const UmaAddress = Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: '$user@domain; the domain must be the platform\'s UMA domain', examples: ['$alice@acme.uma.localhost'] });
+const UmaAddress = Type.String({
+  pattern: UMA_ADDRESS_PATTERN,
+  maxLength: 320,
+  description: "$user@domain; the domain must be the platform's UMA domain",
+  examples: ['$alice@acme.uma.localhost'],
+});
 
 export const CustomerCreateBody = Type.Object(
   {
@@ -91,23 +96,26 @@ export const CustomerPatchBody = Type.Object(
 );
 export type CustomerPatch = Static<typeof CustomerPatchBody>;
 
-export const CustomerSchema = Type.Object({
-  id: Type.String({ examples: ['Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
-  platformCustomerId: Type.String(),
-  customerType: Type.Enum(CUSTOMER_TYPES),
-  umaAddress: Type.String(),
-  region: Type.Union([Type.String(), Type.Null()]),
-  currencies: Type.Array(Type.String()),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  isDeleted: Type.Boolean(),
-  kycStatus: Type.Enum(KYC_STATUSES),
-  fullName: Type.Union([Type.String(), Type.Null()]),
-  birthDate: Type.Union([Type.String(), Type.Null()]),
-  nationality: Type.Union([Type.String(), Type.Null()]),
-  address: Type.Union([AddressSchema, Type.Null()]),
-  businessInfo: Type.Optional(BusinessInfoSchema),
-}, { examples: [EXAMPLE_CUSTOMER] });
+export const CustomerSchema = Type.Object(
+  {
+    id: Type.String({ examples: ['Customer:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
+    platformCustomerId: Type.String(),
+    customerType: Type.Enum(CUSTOMER_TYPES),
+    umaAddress: Type.String(),
+    region: Type.Union([Type.String(), Type.Null()]),
+    currencies: Type.Array(Type.String()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    isDeleted: Type.Boolean(),
+    kycStatus: Type.Enum(KYC_STATUSES),
+    fullName: Type.Union([Type.String(), Type.Null()]),
+    birthDate: Type.Union([Type.String(), Type.Null()]),
+    nationality: Type.Union([Type.String(), Type.Null()]),
+    address: Type.Union([AddressSchema, Type.Null()]),
+    businessInfo: Type.Optional(BusinessInfoSchema),
+  },
+  { examples: [EXAMPLE_CUSTOMER] },
+);
 
 export const CustomerIdParams = Type.Object({ customerId: Type.String({ pattern: idPattern('Customer'), description: 'Customer:<id>' }) });
 
@@ -121,7 +129,7 @@ export const CustomerListQuery = Type.Object(
     // Exact match, any case; an empty value is refused like every other text filter's.
     umaAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
     includeDeleted: Type.Optional(Type.Boolean({ description: 'Also list deleted customers (default false)' })),
-    isIncludingDeleted: Type.Optional(Type.Boolean({ description: 'The vendor SDK\'s name of includeDeleted' })),
+    isIncludingDeleted: Type.Optional(Type.Boolean({ description: "The vendor SDK's name of includeDeleted" })),
     ...PageQuery,
   },
   { additionalProperties: false },

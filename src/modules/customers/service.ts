@@ -46,7 +46,8 @@ export function createCustomerService(deps: CustomerServiceDeps) {
   function checkTypeFields(type: string, input: { fullName?: string; businessInfo?: unknown }, existing?: CustomerRow) {
     if (type === 'INDIVIDUAL' && input.businessInfo !== undefined) throw invalidField('businessInfo', 'is only for BUSINESS customers');
     if (type === 'INDIVIDUAL' && input.fullName === undefined && !existing?.full_name) throw invalidField('fullName', 'is required for INDIVIDUAL customers');
-    if (type === 'BUSINESS' && input.businessInfo === undefined && !existing?.business_info) throw invalidField('businessInfo', 'is required for BUSINESS customers (at least legalName)');
+    if (type === 'BUSINESS' && input.businessInfo === undefined && !existing?.business_info)
+      throw invalidField('businessInfo', 'is required for BUSINESS customers (at least legalName)');
   }
 
   return {
@@ -154,7 +155,14 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         count: async () => {
           return key
             ? readCount(db, scope, key)
-            : toNumber((await customerRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint);
+            : toNumber(
+                (
+                  await customerRepository
+                    .filtered(ex, scope, filters)
+                    .select((eb) => eb.fn.countAll().as('n'))
+                    .executeTakeFirstOrThrow()
+                ).n as bigint,
+              );
         },
         view: customerView,
       });

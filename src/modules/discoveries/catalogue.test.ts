@@ -38,7 +38,11 @@ describe('discovery catalogue', () => {
   it('includes every mobile-money operator, derived from the identifier table', () => {
     for (const cur of MOBILE_MONEY_CURRENCIES) {
       const listed = listDiscoveries({ currency: cur });
-      expect(listed.map((e) => `${e.country}:${e.bankName}`).sort()).toEqual(mobileMoneyOperators(cur).map((o) => `${o.country}:${o.code}`).sort());
+      expect(listed.map((e) => `${e.country}:${e.bankName}`).sort()).toEqual(
+        mobileMoneyOperators(cur)
+          .map((o) => `${o.country}:${o.code}`)
+          .sort(),
+      );
     }
     expect(listDiscoveries({ country: 'KE' })).toEqual([{ bankName: 'MPESA', displayName: 'Safaricom M-PESA', country: 'KE', currency: 'KES' }]);
   });
@@ -48,7 +52,12 @@ describe('discovery catalogue', () => {
     expect(new Set(eur.map((e) => e.country))).toEqual(new Set(['DE', 'FR', 'ES', 'IT', 'NL', 'IE', 'PT', 'BE']));
     expect(listDiscoveries({ country: 'DE', currency: 'USD' })).toEqual([]);
     expect(listDiscoveries({ country: 'ZZ' })).toEqual([]);
-    const names = listDiscoveries({ country: 'NG' }).map((e) => e.displayName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+    const names = listDiscoveries({ country: 'NG' }).map((e) =>
+      e.displayName
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase(),
+    );
     expect(names).toEqual([...names].sort());
   });
 
@@ -68,7 +77,12 @@ describe('discovery catalogue', () => {
       readFileSync(new URL('SOURCES.md', dir), 'utf8')
         .split('\n')
         .filter((l) => /^\| [^-]/.test(l))
-        .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
+        .map((l) =>
+          l
+            .split('|')
+            .slice(1, -1)
+            .map((c) => c.trim()),
+        )
         .map(([key, ...rest]) => [key, rest] as const),
     );
     const files = readdirSync(dir).filter((f) => /^[A-Z]{2}\.json$/.test(f));

@@ -33,18 +33,23 @@ function checkEntry(raw: unknown, file: string, index: number): DiscoveryEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${where}: entry must be an object`);
   const e = raw as Record<string, unknown>;
   const keys = Object.keys(e).sort().join(',');
-  if (keys !== 'bankName,country,currency,displayName') throw new Error(`${where}: entry must have exactly bankName, displayName, country, currency (has ${keys})`);
+  if (keys !== 'bankName,country,currency,displayName')
+    throw new Error(`${where}: entry must have exactly bankName, displayName, country, currency (has ${keys})`);
   const { bankName, displayName, country, currency } = e;
-  if (typeof bankName !== 'string' || !/^[A-Z0-9&](?:[A-Z0-9& ]*[A-Z0-9&])?$/.test(bankName)) throw new Error(`${where}: bankName must be upper-case letters, digits, '&' and single spaces`);
+  if (typeof bankName !== 'string' || !/^[A-Z0-9&](?:[A-Z0-9& ]*[A-Z0-9&])?$/.test(bankName))
+    throw new Error(`${where}: bankName must be upper-case letters, digits, '&' and single spaces`);
   if (/ {2}/.test(bankName)) throw new Error(`${where}: bankName has a double space`);
-  if (typeof displayName !== 'string' || displayName.trim() === '' || displayName !== displayName.trim()) throw new Error(`${where}: displayName must be a non-empty trimmed string`);
+  if (typeof displayName !== 'string' || displayName.trim() === '' || displayName !== displayName.trim())
+    throw new Error(`${where}: displayName must be a non-empty trimmed string`);
   if (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country)) throw new Error(`${where}: country must be ISO 3166-1 alpha-2`);
   if (typeof currency !== 'string' || !/^[A-Z]{3,4}$/.test(currency)) throw new Error(`${where}: currency must be a currency code`);
   return Object.freeze({ bankName, displayName, country, currency });
 }
 
 function loadBanks(): DiscoveryEntry[] {
-  const files = readdirSync(CATALOGUE_DIR).filter((f) => /^[A-Z]{2}\.json$/.test(f)).sort();
+  const files = readdirSync(CATALOGUE_DIR)
+    .filter((f) => /^[A-Z]{2}\.json$/.test(f))
+    .sort();
   const out: DiscoveryEntry[] = [];
   for (const file of files) {
     const data: unknown = JSON.parse(readFileSync(new URL(file, CATALOGUE_DIR), 'utf8'));
@@ -67,7 +72,10 @@ function mobileMoneyEntries(): DiscoveryEntry[] {
 
 /** Sort key independent of the ICU data of the running Node: accents folded, case folded. */
 function sortKey(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 function byDisplayName(a: DiscoveryEntry, b: DiscoveryEntry): number {
   const ka = sortKey(a.displayName);

@@ -1,10 +1,7 @@
 import { Type } from 'typebox';
 import { CountryCode, CurrencyCode } from '../../common/schemas.js';
 
-export const DiscoveryQuery = Type.Object(
-  { country: Type.Optional(CountryCode), currency: Type.Optional(CurrencyCode) },
-  { additionalProperties: false },
-);
+export const DiscoveryQuery = Type.Object({ country: Type.Optional(CountryCode), currency: Type.Optional(CurrencyCode) }, { additionalProperties: false });
 
 export const DiscoveryEntrySchema = Type.Object({
   bankName: Type.String({ description: 'The exact value to submit as accountInfo.bankName (or provider, for mobile money)', examples: ['BDO UNIBANK'] }),

@@ -49,7 +49,11 @@ export function capFileName(given: string | undefined): string {
 export function safeFileName(given: string | undefined, kind: FileKind): string {
   // Capped first; then only linear steps: one character class, a prefix anchored at the start
   // (no alternation retried at every position), and trimEnd for the trailing spaces.
-  let name = capFileName(given).normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f"*:<>?|]/g, '').replace(/^[\s.]+/, '').trimEnd();
+  let name = capFileName(given)
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f"*:<>?|]/g, '')
+    .replace(/^[\s.]+/, '')
+    .trimEnd();
   if (!name) name = 'document';
   const lower = name.toLowerCase();
   if (!kind.extensions.some((ext) => lower.endsWith(ext))) name = `${name}${kind.extensions[0]}`;
@@ -62,7 +66,11 @@ export function safeFileName(given: string | undefined, kind: FileKind): string 
 
 /** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form. */
 export function contentDisposition(fileName: string): string {
-  let ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\;%]/g, '_').trim();
+  let ascii = fileName
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\;%]/g, '_')
+    .trim();
   // A name that was all non-ASCII must not fall back to a bare ".png".
   if (!ascii || ascii.startsWith('.')) ascii = `document${ascii}`;
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -7,8 +7,21 @@ export type DocumentMeta = Omit<DocumentRow, 'content'>;
 
 /** Every column but the bytes: lists and metadata reads never load file contents. */
 export const META_COLUMNS = [
-  'id', 'platform_id', 'environment', 'document_holder', 'customer_id', 'document_type', 'country', 'side',
-  'document_number', 'file_name', 'content_type', 'size_bytes', 'sha256', 'created_at', 'updated_at',
+  'id',
+  'platform_id',
+  'environment',
+  'document_holder',
+  'customer_id',
+  'document_type',
+  'country',
+  'side',
+  'document_number',
+  'file_name',
+  'content_type',
+  'size_bytes',
+  'sha256',
+  'created_at',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof DocumentMeta>;
 
 export interface DocumentFilters {

@@ -6,7 +6,13 @@ import { idPattern } from '../../common/ids.js';
 /** Identity documents of a person (a customer or a beneficial owner). */
 export const PERSON_DOCUMENT_TYPES = ['PASSPORT', 'NATIONAL_ID', 'DRIVERS_LICENSE', 'RESIDENCE_PERMIT', 'PROOF_OF_ADDRESS', 'SELFIE'] as const;
 /** Documents of a company: only a BUSINESS customer can hold them. */
-export const COMPANY_DOCUMENT_TYPES = ['CERTIFICATE_OF_INCORPORATION', 'COMPANY_REGISTRATION', 'ARTICLES_OF_ASSOCIATION', 'SHAREHOLDER_REGISTER', 'TAX_REGISTRATION'] as const;
+export const COMPANY_DOCUMENT_TYPES = [
+  'CERTIFICATE_OF_INCORPORATION',
+  'COMPANY_REGISTRATION',
+  'ARTICLES_OF_ASSOCIATION',
+  'SHAREHOLDER_REGISTER',
+  'TAX_REGISTRATION',
+] as const;
 export const DOCUMENT_TYPES = [...PERSON_DOCUMENT_TYPES, ...COMPANY_DOCUMENT_TYPES, 'BANK_STATEMENT', 'OTHER'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
@@ -51,9 +57,6 @@ export const DocumentSchema = Type.Object({
 
 export const DocumentIdParams = Type.Object({ documentId: Type.String({ pattern: idPattern('Document'), description: 'Document:<id>' }) });
 
-export const DocumentListQuery = Type.Object(
-  { documentHolder: Type.Optional(DocumentHolder), ...PageQuery },
-  { additionalProperties: false },
-);
+export const DocumentListQuery = Type.Object({ documentHolder: Type.Optional(DocumentHolder), ...PageQuery }, { additionalProperties: false });
 
 export const DocumentPage = PageSchema(DocumentSchema);

@@ -74,8 +74,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         if ((COMPANY_DOCUMENT_TYPES as readonly string[]).includes(form.documentType) && (isOwner || customer.customer_type !== 'BUSINESS')) {
           throw invalidField('documentType', `${form.documentType} is a company document; its holder must be a BUSINESS customer`);
         }
-        const held = await documentRepository.filtered(trx, scope, { documentHolder: form.documentHolder }).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        if (toNumber(held.n as bigint) >= MAX_DOCUMENTS_PER_HOLDER) throw documentErrors.DOCUMENT_LIMIT_REACHED({ documentHolder: form.documentHolder, limit: MAX_DOCUMENTS_PER_HOLDER });
+        const held = await documentRepository
+          .filtered(trx, scope, { documentHolder: form.documentHolder })
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        if (toNumber(held.n as bigint) >= MAX_DOCUMENTS_PER_HOLDER)
+          throw documentErrors.DOCUMENT_LIMIT_REACHED({ documentHolder: form.documentHolder, limit: MAX_DOCUMENTS_PER_HOLDER });
         const now = clock.now().toISOString();
         const id = newId('Document');
         const row: DocumentRow = {
@@ -137,7 +141,15 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        count: async () => toNumber((await documentRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        count: async () =>
+          toNumber(
+            (
+              await documentRepository
+                .filtered(ex, scope, filters)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n as bigint,
+          ),
         view: documentView,
       });
     },

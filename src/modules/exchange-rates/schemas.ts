@@ -8,10 +8,21 @@ export const ExchangeRateQuery = Type.Object(
   {
     sourceCurrency: Type.Optional(CurrencyCode),
     destinationCurrency: Type.Optional(
-      Type.Array(CurrencyCode, { minItems: 1, maxItems: 25, uniqueItems: true, description: 'Repeat the parameter (destinationCurrency=INR&destinationCurrency=GBP) or separate codes by commas (INR,GBP); omitted: every enabled currency' }),
+      Type.Array(CurrencyCode, {
+        minItems: 1,
+        maxItems: 25,
+        uniqueItems: true,
+        description:
+          'Repeat the parameter (destinationCurrency=INR&destinationCurrency=GBP) or separate codes by commas (INR,GBP); omitted: every enabled currency',
+      }),
     ),
     sendingAmount: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: Number(MAX_AMOUNT), default: DEFAULT_SENDING_AMOUNT, description: 'Smallest unit of the source currency; the receiving amount is priced for it' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: Number(MAX_AMOUNT),
+        default: DEFAULT_SENDING_AMOUNT,
+        description: 'Smallest unit of the source currency; the receiving amount is priced for it',
+      }),
     ),
   },
   { additionalProperties: false },

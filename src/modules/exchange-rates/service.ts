@@ -41,7 +41,10 @@ export function createExchangeRateService(deps: { db: Database; fx: Fx }) {
         ...(f.sourceCurrency && !enabled(f.sourceCurrency) ? [{ field: 'sourceCurrency', code: f.sourceCurrency }] : []),
         ...(f.destinationCurrency ?? []).map((code, i) => ({ field: `destinationCurrency.${i}`, code })).filter((d) => !enabled(d.code)),
       ];
-      if (disabled.length) throw invalidInput(disabled.map((d) => ({ field: d.field, in: 'query' as const, message: `${d.code} is not enabled for this platform (PATCH /config)` })));
+      if (disabled.length)
+        throw invalidInput(
+          disabled.map((d) => ({ field: d.field, in: 'query' as const, message: `${d.code} is not enabled for this platform (PATCH /config)` })),
+        );
 
       const amount = BigInt(f.sendingAmount ?? DEFAULT_SENDING_AMOUNT);
       const single = sources.length === 1 && destinations.length === 1;
@@ -58,12 +61,21 @@ export function createExchangeRateService(deps: { db: Database; fx: Fx }) {
           } catch (e) {
             // A stale feed prices nothing; a pair the feed lacks is no corridor now.
             if (!(e instanceof RatesUnavailableError)) throw e;
-            if (e.code === 'RATES_STALE') throw quoteErrors.RATES_STALE({ base: e.base, quote: e.quote, ...(e.asOf ? { asOf: e.asOf.toISOString() } : {}) }, e.message);
+            if (e.code === 'RATES_STALE')
+              throw quoteErrors.RATES_STALE({ base: e.base, quote: e.quote, ...(e.asOf ? { asOf: e.asOf.toISOString() } : {}) }, e.message);
             unavailable ??= e;
             continue;
           }
           const price = (lockedAmount: bigint) =>
-            priceQuote({ sendingCurrency: from, receivingCurrency: to, rate: rates.rate.rate, btcRate: rates.btcRate?.rate, fees: deps.fx.fees.feeFor(from, to), lockedSide: 'SENDING', lockedAmount });
+            priceQuote({
+              sendingCurrency: from,
+              receivingCurrency: to,
+              rate: rates.rate.rate,
+              btcRate: rates.btcRate?.rate,
+              fees: deps.fx.fees.feeFor(from, to),
+              lockedSide: 'SENDING',
+              lockedAmount,
+            });
           const least = price(1n);
           const minimum = least.ok ? 1n : (least.error.minimumAmount ?? 1n);
           const min = setting.minAmount !== null && setting.minAmount > minimum ? setting.minAmount : minimum;
@@ -71,7 +83,8 @@ export function createExchangeRateService(deps: { db: Database; fx: Fx }) {
           const priced = price(amount);
           if (!priced.ok || amount < min || amount > max) {
             // One corridor asked for: say why there is no answer. Among many, it is left out.
-            if (single) throw invalidInput([{ field: 'sendingAmount', in: 'query', message: `${from} to ${to} carries ${min} to ${max} (minor units of ${from})` }]);
+            if (single)
+              throw invalidInput([{ field: 'sendingAmount', in: 'query', message: `${from} to ${to} carries ${min} to ${max} (minor units of ${from})` }]);
             continue;
           }
           const q = priced.quote;

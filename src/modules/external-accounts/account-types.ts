@@ -75,8 +75,10 @@ export interface AccountTypeSpec {
 }
 
 const digits = (description: string) => Text(34, { description });
-const rails = (allowed: readonly string[]) => Type.Optional(Type.Array(Type.Enum(allowed), { minItems: 1, uniqueItems: true, description: `Default ${allowed[0]}` }));
-const bankName = (required: boolean) => (required ? Text(100, { description: 'Exactly a bankName of GET /discoveries for the country' }) : Type.Optional(Text(100)));
+const rails = (allowed: readonly string[]) =>
+  Type.Optional(Type.Array(Type.Enum(allowed), { minItems: 1, uniqueItems: true, description: `Default ${allowed[0]}` }));
+const bankName = (required: boolean) =>
+  required ? Text(100, { description: 'Exactly a bankName of GET /discoveries for the country' }) : Type.Optional(Text(100));
 
 const mobile = (currency: string, prefix: string, countries: string[]): AccountTypeSpec => ({
   currencies: [currency],
@@ -159,11 +161,30 @@ export const ACCOUNT_TYPES: Record<string, AccountTypeSpec> = {
     primaryField: 'accountNumber',
     beneficiary: 'required',
     defaultRails: ['FASTER_PAYMENTS'],
-    fields: { sortCode: Text(8, { description: '6 digits, hyphens allowed' }), accountNumber: digits('8 digits'), bankName: bankName(false), paymentRails: rails(['FASTER_PAYMENTS']) },
+    fields: {
+      sortCode: Text(8, { description: '6 digits, hyphens allowed' }),
+      accountNumber: digits('8 digits'),
+      bankName: bankName(false),
+      paymentRails: rails(['FASTER_PAYMENTS']),
+    },
   },
   UPI: { currencies: ['INR'], countries: ['IN'], primaryField: 'vpa', beneficiary: 'required', fields: { vpa: Text(256, { description: 'name@handle' }) } },
-  NGN_ACCOUNT: { currencies: ['NGN'], countries: ['NG'], primaryField: 'accountNumber', beneficiary: 'required', bankNameCountry: 'NG', fields: { accountNumber: digits('10 digits (NUBAN)'), bankName: bankName(true) } },
-  ZAR_ACCOUNT: { currencies: ['ZAR'], countries: ['ZA'], primaryField: 'accountNumber', beneficiary: 'required', bankNameCountry: 'ZA', fields: { accountNumber: digits('9 to 13 digits'), bankName: bankName(true) } },
+  NGN_ACCOUNT: {
+    currencies: ['NGN'],
+    countries: ['NG'],
+    primaryField: 'accountNumber',
+    beneficiary: 'required',
+    bankNameCountry: 'NG',
+    fields: { accountNumber: digits('10 digits (NUBAN)'), bankName: bankName(true) },
+  },
+  ZAR_ACCOUNT: {
+    currencies: ['ZAR'],
+    countries: ['ZA'],
+    primaryField: 'accountNumber',
+    beneficiary: 'required',
+    bankNameCountry: 'ZA',
+    fields: { accountNumber: digits('9 to 13 digits'), bankName: bankName(true) },
+  },
   KES_ACCOUNT: mobile('KES', '+254', ['KE']),
   TZS_ACCOUNT: mobile('TZS', '+255', ['TZ']),
   ZMW_ACCOUNT: mobile('ZMW', '+260', ['ZM']),
@@ -176,7 +197,12 @@ export const ACCOUNT_TYPES: Record<string, AccountTypeSpec> = {
     countries: ['CA'],
     primaryField: 'accountNumber',
     beneficiary: 'required',
-    fields: { bankCode: digits('institution number, 3 digits'), branchCode: digits('transit number, 5 digits'), accountNumber: digits('7 to 12 digits'), bankName: bankName(false) },
+    fields: {
+      bankCode: digits('institution number, 3 digits'),
+      branchCode: digits('transit number, 5 digits'),
+      accountNumber: digits('7 to 12 digits'),
+      bankName: bankName(false),
+    },
   },
   // A Bitcoin wallet reached over Lightning or a layer 2.
   LAYER2_WALLET: wallet(['BTC'], ['LIGHTNING_', 'LAYER2_']),
@@ -188,14 +214,27 @@ export const ACCOUNT_TYPE_NAMES = [...Object.keys(ACCOUNT_TYPES), ...Object.keys
 
 /** The accountInfo schema of one type: its fields, the beneficiary and the platform's own id. */
 export function accountInfoSchema(type: string, spec: AccountTypeSpec): TSchema {
-  const aliases = Object.entries(ACCOUNT_TYPE_ALIASES).filter(([, alias]) => alias.canonical === type).map(([name]) => name);
+  const aliases = Object.entries(ACCOUNT_TYPE_ALIASES)
+    .filter(([, alias]) => alias.canonical === type)
+    .map(([name]) => name);
   return Type.Object(
     {
       accountType: Type.Enum([type, ...aliases]),
       ...spec.fields,
       beneficiary: spec.beneficiary === 'required' ? BeneficiaryInput : Type.Optional(BeneficiaryInput),
       // Bank accounts may say which countries they serve; a wallet belongs to no country.
-      ...(spec.networks ? {} : { countries: Type.Optional(Type.Array(CountryCode, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'ISO 3166-1 alpha-2 codes of the countries the account serves' })) }),
+      ...(spec.networks
+        ? {}
+        : {
+            countries: Type.Optional(
+              Type.Array(CountryCode, {
+                minItems: 1,
+                maxItems: 50,
+                uniqueItems: true,
+                description: 'ISO 3166-1 alpha-2 codes of the countries the account serves',
+              }),
+            ),
+          }),
       platformAccountId: Type.Optional(Text(128)),
     },
     { additionalProperties: false },

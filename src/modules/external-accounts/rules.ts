@@ -69,7 +69,8 @@ export function checkAccountRules(input: RuleInput): FieldProblem[] {
       bad(at('accountNumber'), account);
       if (!shape && !account) bad(at('accountNumber'), id.validateUkModulus(s(info.sortCode), s(info.accountNumber)));
       const b = info.beneficiary as { beneficiaryType?: string; address?: unknown } | undefined;
-      if (b && b.beneficiaryType === 'INDIVIDUAL' && b.address === undefined) bad(at('beneficiary.address'), 'is required for an individual beneficiary of a GBP account');
+      if (b && b.beneficiaryType === 'INDIVIDUAL' && b.address === undefined)
+        bad(at('beneficiary.address'), 'is required for an individual beneficiary of a GBP account');
       break;
     }
     case 'UPI':
@@ -107,16 +108,29 @@ export function checkAccountRules(input: RuleInput): FieldProblem[] {
   return problems;
 }
 
-function checkNetwork({ type, spec, currency, cryptoNetwork, networkInferred, spelling = type, networks = spec.networks, addressForm, info, environment }: RuleInput): FieldProblem[] {
+function checkNetwork({
+  type,
+  spec,
+  currency,
+  cryptoNetwork,
+  networkInferred,
+  spelling = type,
+  networks = spec.networks,
+  addressForm,
+  info,
+  environment,
+}: RuleInput): FieldProblem[] {
   const problem = (field: string, message: string): FieldProblem[] => [{ field, in: 'body', message }];
   if (!networks) return cryptoNetwork === undefined ? [] : problem('cryptoNetwork', 'is only for crypto wallets');
   // A Spark wallet is named by its address alone: its prefix says the network.
   if (addressForm === 'SPARK' && !id.looksLikeSparkAddress(s(info.address))) {
     return problem('accountInfo.address', 'must be a Spark address: spark1… (LAYER2_MAINNET) or sparkt1…, sparkrt1… (LAYER2_TESTNET)');
   }
-  if (cryptoNetwork === undefined) return problem('cryptoNetwork', `is required for ${spelling} (the address does not tell the network): one of ${networks.join(', ')}`);
+  if (cryptoNetwork === undefined)
+    return problem('cryptoNetwork', `is required for ${spelling} (the address does not tell the network): one of ${networks.join(', ')}`);
   if (!networks.includes(cryptoNetwork)) return problem('cryptoNetwork', `must be one of ${networks.join(', ')} for ${spelling}`);
-  if (spec.currencies.includes(currency) && !id.cryptoNetworkCarries(cryptoNetwork, currency)) return problem('currency', `${cryptoNetwork} does not carry ${currency}`);
+  if (spec.currencies.includes(currency) && !id.cryptoNetworkCarries(cryptoNetwork, currency))
+    return problem('currency', `${cryptoNetwork} does not carry ${currency}`);
   // Test networks move no real money, so a production account on one would lose the payment.
   if (environment === 'PRODUCTION' && id.isTestNetwork(cryptoNetwork as id.CryptoNetwork)) {
     return networkInferred

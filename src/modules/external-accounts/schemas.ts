@@ -26,7 +26,9 @@ export const CustomerExternalAccountBody = Type.Object(
   {
     ...common,
     customerId: Type.Optional(Type.String({ pattern: idPattern('Customer'), description: 'Owner; omit to create the account for the platform' })),
-    defaultUmaDepositAccount: Type.Optional(Type.Boolean({ default: false, description: "Deposit UMA payments to the customer here; clears the customer's previous default" })),
+    defaultUmaDepositAccount: Type.Optional(
+      Type.Boolean({ default: false, description: "Deposit UMA payments to the customer here; clears the customer's previous default" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -44,12 +46,17 @@ export const ExternalAccountSchema = Type.Object({
   beneficiaryVerificationStatus: Type.Enum(VERIFICATION_STATUSES),
   beneficiaryVerifiedData: Type.Optional(Type.Object({ fullName: Type.String() })),
   cryptoNetwork: Type.Optional(Type.String()),
-  accountInfo: Type.Object({ accountType: Type.String() }, { additionalProperties: true, description: 'As given, in canonical form: US_ACCOUNT and IBAN spellings, IBAN without spaces, sort code without hyphens' }),
+  accountInfo: Type.Object(
+    { accountType: Type.String() },
+    { additionalProperties: true, description: 'As given, in canonical form: US_ACCOUNT and IBAN spellings, IBAN without spaces, sort code without hyphens' },
+  ),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
 
-export const ExternalAccountIdParams = Type.Object({ externalAccountId: Type.String({ pattern: idPattern('ExternalAccount'), description: 'ExternalAccount:<id>' }) });
+export const ExternalAccountIdParams = Type.Object({
+  externalAccountId: Type.String({ pattern: idPattern('ExternalAccount'), description: 'ExternalAccount:<id>' }),
+});
 
 const status = Type.Optional(Type.Enum(EXTERNAL_ACCOUNT_STATUSES));
 

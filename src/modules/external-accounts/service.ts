@@ -69,14 +69,28 @@ function validateAccount(scope: Scope, input: ExternalAccountCreate): { type: st
   if (renamed.length) throw invalidInput(renamed);
   const validate = validators.get(type)!;
   if (!validate(info)) {
-    const problems = fieldProblems((validate.errors ?? []) as never, 'body').map((p): FieldProblem => ({ ...p, field: p.field === '(root)' ? 'accountInfo' : `accountInfo.${p.field}` }));
+    const problems = fieldProblems((validate.errors ?? []) as never, 'body').map((p): FieldProblem => ({
+      ...p,
+      field: p.field === '(root)' ? 'accountInfo' : `accountInfo.${p.field}`,
+    }));
     throw invalidInput(problems);
   }
   const networks = alias?.networks ?? spec.networks;
   // A wallet's network may be left out when its address names it (a Spark address).
   const inferred = input.cryptoNetwork === undefined && networks ? cryptoNetworkOfAddress(String(info.address)) : undefined;
   const cryptoNetwork = input.cryptoNetwork ?? inferred;
-  const problems = checkAccountRules({ type, spec, spelling, networks, addressForm: alias?.addressForm, currency: input.currency, cryptoNetwork, networkInferred: inferred !== undefined, info, environment: scope.environment });
+  const problems = checkAccountRules({
+    type,
+    spec,
+    spelling,
+    networks,
+    addressForm: alias?.addressForm,
+    currency: input.currency,
+    cryptoNetwork,
+    networkInferred: inferred !== undefined,
+    info,
+    environment: scope.environment,
+  });
   if (problems.length) throw invalidInput(problems);
   const normalised = normaliseAccountInfo(type, info);
   return { type, info: normalised, primary: primaryIdentifier(type, normalised), cryptoNetwork };
@@ -87,7 +101,8 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
 
   async function find(scope: Scope, id: string, ofCustomers?: boolean): Promise<ExternalAccountRow> {
     const row = await repo.find(db, scope, id);
-    if (!row || (ofCustomers !== undefined && (row.customer_id !== null) !== ofCustomers)) throw externalAccountErrors.EXTERNAL_ACCOUNT_NOT_FOUND({ externalAccountId: id });
+    if (!row || (ofCustomers !== undefined && (row.customer_id !== null) !== ofCustomers))
+      throw externalAccountErrors.EXTERNAL_ACCOUNT_NOT_FOUND({ externalAccountId: id });
     return row;
   }
 
@@ -102,7 +117,15 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
         if (after) q = q.where('id', '<', after);
         return q.orderBy('id', 'desc').limit(n).execute();
       },
-      count: async () => toNumber((await repo.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+      count: async () =>
+        toNumber(
+          (
+            await repo
+              .filtered(ex, scope, filters)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n as bigint,
+        ),
       view: externalAccountView,
     });
   }
@@ -172,8 +195,10 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
       });
     },
 
-    listOfCustomers: (scope: Scope, filters: Omit<ExternalAccountFilters, 'ofCustomers'>, page: PageRequest) => list(scope, { ...filters, ofCustomers: true }, page),
-    listOfPlatform: (scope: Scope, filters: Omit<ExternalAccountFilters, 'ofCustomers'>, page: PageRequest) => list(scope, { ...filters, ofCustomers: false }, page),
+    listOfCustomers: (scope: Scope, filters: Omit<ExternalAccountFilters, 'ofCustomers'>, page: PageRequest) =>
+      list(scope, { ...filters, ofCustomers: true }, page),
+    listOfPlatform: (scope: Scope, filters: Omit<ExternalAccountFilters, 'ofCustomers'>, page: PageRequest) =>
+      list(scope, { ...filters, ofCustomers: false }, page),
   };
 }
 

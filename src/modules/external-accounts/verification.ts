@@ -29,11 +29,18 @@ export function verifyBeneficiary(environment: Environment, primaryField: string
   const suffix = sandboxSuffixOf(primary);
   if (suffix === '105') {
     throw invalidInput(
-      [{ field: `accountInfo.${primaryField}`, in: 'body', message: 'the receiving institution reports that this account does not exist (sandbox suffix 105)' }],
+      [
+        {
+          field: `accountInfo.${primaryField}`,
+          in: 'body',
+          message: 'the receiving institution reports that this account does not exist (sandbox suffix 105)',
+        },
+      ],
       'Invalid account: the receiving institution rejected it',
     );
   }
-  if (suffix === '109') throw commonErrors.INTERNAL_ERROR({ sandbox: 'simulated error of the verification provider (suffix 109); retry with another identifier' });
+  if (suffix === '109')
+    throw commonErrors.INTERNAL_ERROR({ sandbox: 'simulated error of the verification provider (suffix 109); retry with another identifier' });
   // Nothing to compare a name against (a layer-2 wallet registered without a beneficiary).
   if (beneficiaryName === undefined) return { status: 'UNSUPPORTED' };
   switch (suffix) {

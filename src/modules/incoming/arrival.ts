@@ -67,7 +67,10 @@ export interface ArrivalDeps {
   engine: PaymentEngine;
 }
 
-const scopeOf = (row: { platform_id: string; environment: string }): Scope => ({ platformId: row.platform_id, environment: row.environment as Scope['environment'] });
+const scopeOf = (row: { platform_id: string; environment: string }): Scope => ({
+  platformId: row.platform_id,
+  environment: row.environment as Scope['environment'],
+});
 const asText = (info: Record<string, unknown>) => Object.fromEntries(Object.entries(info).map(([k, v]) => [k, String(v)]));
 
 export function createArrivals(deps: ArrivalDeps) {
@@ -91,16 +94,28 @@ export function createArrivals(deps: ArrivalDeps) {
   }
 
   /** PENDING → COMPLETED: the money lands; the sender's payment completes; a default deposit account gets it. */
-  async function credit(trx: Executor, row: TransactionRow, inc: IncomingRow, cause: string, receiverInfo?: Record<string, unknown>): Promise<TransactionRow | undefined> {
+  async function credit(
+    trx: Executor,
+    row: TransactionRow,
+    inc: IncomingRow,
+    cause: string,
+    receiverInfo?: Record<string, unknown>,
+  ): Promise<TransactionRow | undefined> {
     const sender = await senderInFlight(trx, inc);
     // A sender hosted here whose payment was settled or failed meanwhile (an operator's manual-rail
     // command) no longer funds this one: landing it would create money.
-    if (inc.sender_transaction_id && !sender) return refuse(trx, row, inc, { to: 'FAILED', reason: 'PAY_REQUEST_FAILED' }, "the sender's payment is no longer in flight");
+    if (inc.sender_transaction_id && !sender)
+      return refuse(trx, row, inc, { to: 'FAILED', reason: 'PAY_REQUEST_FAILED' }, "the sender's payment is no longer in flight");
     const done = await lifecycle.land(row, cause);
     if (!done) return undefined;
     const scope = scopeOf(row);
     const currency = row.receiving_currency;
-    const legs = await depositLegs(ledger, scope, { accountId: row.internal_account_id!, currency, amount: BigInt(row.received_amount), fee: BigInt(row.counterparty_fee) });
+    const legs = await depositLegs(ledger, scope, {
+      accountId: row.internal_account_id!,
+      currency,
+      amount: BigInt(row.received_amount),
+      fee: BigInt(row.counterparty_fee),
+    });
     await ledger.transfer(scope, { businessId: row.id, description: 'incoming UMA payment', transfers: legs });
     if (sender) {
       let current = sender;
@@ -116,7 +131,13 @@ export function createArrivals(deps: ArrivalDeps) {
   }
 
   /** PENDING → FAILED or REJECTED: nothing lands; a sender hosted here is refunded. */
-  async function refuse(trx: Executor, row: TransactionRow, inc: IncomingRow, outcome: { to: 'FAILED'; reason: FailureReason } | { to: 'REJECTED' }, cause: string): Promise<TransactionRow | undefined> {
+  async function refuse(
+    trx: Executor,
+    row: TransactionRow,
+    inc: IncomingRow,
+    outcome: { to: 'FAILED'; reason: FailureReason } | { to: 'REJECTED' },
+    cause: string,
+  ): Promise<TransactionRow | undefined> {
     const failed = outcome.to === 'FAILED';
     const sender = await senderInFlight(trx, inc);
     const done = await lifecycle.refuse(row, outcome, cause);

@@ -1,5 +1,8 @@
 import { defineErrors } from '../../common/errors.js';
 
 export const incomingErrors = defineErrors({
-  TRANSACTION_NOT_AWAITING_APPROVAL: { status: 409, message: 'The transaction is not an incoming payment waiting for approval (it was answered, timed out, or never asked for approval)' },
+  TRANSACTION_NOT_AWAITING_APPROVAL: {
+    status: 409,
+    message: 'The transaction is not an incoming payment waiting for approval (it was answered, timed out, or never asked for approval)',
+  },
 });

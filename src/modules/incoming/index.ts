@@ -18,7 +18,19 @@ import { createUmaPayments } from './uma.js';
 import type { ReceiverService } from '../receiver/service.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
 
-export function createIncoming(deps: { db: Database; clock: Clock; jobs: JobQueue; ledger: Ledger; events: Outbox; fx: Fx; lifecycle: Lifecycle; engine: PaymentEngine; receiver: ReceiverService; configs: ConfigCache; within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T> }) {
+export function createIncoming(deps: {
+  db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  ledger: Ledger;
+  events: Outbox;
+  fx: Fx;
+  lifecycle: Lifecycle;
+  engine: PaymentEngine;
+  receiver: ReceiverService;
+  configs: ConfigCache;
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
+}) {
   const arrivals = createArrivals(deps);
   const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals, within: deps.within });
   const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle });

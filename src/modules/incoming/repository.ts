@@ -71,7 +71,12 @@ export const incomingRepository = {
   async delivered(db: Executor, deliveryId: string): Promise<boolean> {
     const delivery = await db.selectFrom('webhook_deliveries').select('event_id').where('id', '=', deliveryId).executeTakeFirst();
     if (!delivery) return false;
-    const hit = await db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', delivery.event_id).where('status', '=', 'DELIVERED').executeTakeFirst();
+    const hit = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('event_id', '=', delivery.event_id)
+      .where('status', '=', 'DELIVERED')
+      .executeTakeFirst();
     return hit !== undefined;
   },
 };

@@ -11,27 +11,35 @@ async function emptyBody(req: { body: unknown }) {
 export function incomingRoutes(app: App, { services }: Container) {
   const tags = ['Transactions'];
 
-  app.post('/transactions/:transactionId/approve', {
-    config: { permission: 'TRANSACT' },
-    schema: {
-      tags,
-      summary: 'Approve an incoming payment waiting for approval (the INCOMING_PAYMENT webhook with status PENDING); it completes',
-      params: TransactionIdParams,
-      body: ApproveBody,
-      response: { 200: TransactionSchema },
+  app.post(
+    '/transactions/:transactionId/approve',
+    {
+      config: { permission: 'TRANSACT' },
+      schema: {
+        tags,
+        summary: 'Approve an incoming payment waiting for approval (the INCOMING_PAYMENT webhook with status PENDING); it completes',
+        params: TransactionIdParams,
+        body: ApproveBody,
+        response: { 200: TransactionSchema },
+      },
+      preValidation: emptyBody,
     },
-    preValidation: emptyBody,
-  }, async (req) => services.incoming.approve(req.auth, req.params.transactionId, req.body));
+    async (req) => services.incoming.approve(req.auth, req.params.transactionId, req.body),
+  );
 
-  app.post('/transactions/:transactionId/reject', {
-    config: { permission: 'TRANSACT' },
-    schema: {
-      tags,
-      summary: 'Refuse an incoming payment waiting for approval: it becomes REJECTED and the money goes back to the sender',
-      params: TransactionIdParams,
-      body: RejectBody,
-      response: { 200: TransactionSchema },
+  app.post(
+    '/transactions/:transactionId/reject',
+    {
+      config: { permission: 'TRANSACT' },
+      schema: {
+        tags,
+        summary: 'Refuse an incoming payment waiting for approval: it becomes REJECTED and the money goes back to the sender',
+        params: TransactionIdParams,
+        body: RejectBody,
+        response: { 200: TransactionSchema },
+      },
+      preValidation: emptyBody,
     },
-    preValidation: emptyBody,
-  }, async (req) => services.incoming.reject(req.auth, req.params.transactionId, req.body));
+    async (req) => services.incoming.reject(req.auth, req.params.transactionId, req.body),
+  );
 }

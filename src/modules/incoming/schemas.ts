@@ -10,7 +10,9 @@ export const CustomerInfo = (description: string) =>
 
 export const ApproveBody = Type.Object(
   {
-    receiverCustomerInfo: Type.Optional(CustomerInfo('Facts about the receiving customer; must hold every requestedReceiverCustomerInfoFields key of the approval webhook')),
+    receiverCustomerInfo: Type.Optional(
+      CustomerInfo('Facts about the receiving customer; must hold every requestedReceiverCustomerInfoFields key of the approval webhook'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -26,9 +28,21 @@ const UmaAddress = Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320 })
 
 export const SandboxReceiveBody = Type.Object(
   {
-    receiverUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: "The UMA address of one of your customers; its suffix selects a sandbox outcome. Required unless customerId names the customer" })),
+    receiverUmaAddress: Type.Optional(
+      Type.String({
+        pattern: UMA_ADDRESS_PATTERN,
+        maxLength: 320,
+        description: 'The UMA address of one of your customers; its suffix selects a sandbox outcome. Required unless customerId names the customer',
+      }),
+    ),
     currencyCode: Type.Optional(CurrencyCode),
-    currencyAmount: Type.Optional(Type.Integer({ minimum: 1, maximum: Number(MAX_AMOUNT), description: 'Amount received, smallest unit of currencyCode (required under this name or an alias)' })),
+    currencyAmount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number(MAX_AMOUNT),
+        description: 'Amount received, smallest unit of currencyCode (required under this name or an alias)',
+      }),
+    ),
     // The vendor SDK's and CLI's names (docs/vendor-clients.md).
     customerId: Type.Optional(Type.String({ pattern: idPattern('Customer'), description: 'The receiving customer, instead of receiverUmaAddress' })),
     receivingCurrencyCode: Type.Optional(CurrencyCode),

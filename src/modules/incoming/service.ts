@@ -52,7 +52,8 @@ export function createIncomingService(deps: {
     const row = await transactionRepository.find(trx, scope, id);
     if (!row) throw transactionErrors.TRANSACTION_NOT_FOUND({ transactionId: id });
     const inc = await repo.find(trx, scope, id);
-    if (!inc || !fromDbBool(inc.approval_required) || row.status !== 'PENDING') throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id, status: row.status });
+    if (!inc || !fromDbBool(inc.approval_required) || row.status !== 'PENDING')
+      throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id, status: row.status });
     // The window holds to the millisecond, even before its deadline job has run (which then fails the payment).
     if (inc.approval_deadline !== null && clock.now().toISOString() >= inc.approval_deadline) {
       throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL(
@@ -120,7 +121,8 @@ export function createIncomingService(deps: {
         const row = await transactionRepository.find(trx, scope, id);
         if (!row) throw transactionErrors.TRANSACTION_NOT_FOUND({ transactionId: id });
         const inc = await repo.find(trx, scope, id);
-        if (!inc || !fromDbBool(inc.approval_required) || row.status !== 'PENDING') throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id, status: row.status });
+        if (!inc || !fromDbBool(inc.approval_required) || row.status !== 'PENDING')
+          throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id, status: row.status });
         const done = await timeOut(trx, row, inc);
         if (!done) throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id });
         return transactionView(done);
@@ -150,7 +152,14 @@ export function createIncomingService(deps: {
           currency: input.currencyCode,
           receivedAmount: amount,
           counterpartyFee: 0n,
-          sender: { umaAddress: input.senderUmaAddress?.toLowerCase() ?? null, info: input.senderCustomerInfo ?? {}, currency: input.currencyCode, sentAmount: amount, convertedAmount: amount, exchangeRate: '1' },
+          sender: {
+            umaAddress: input.senderUmaAddress?.toLowerCase() ?? null,
+            info: input.senderCustomerInfo ?? {},
+            currency: input.currencyCode,
+            sentAmount: amount,
+            convertedAmount: amount,
+            exchangeRate: '1',
+          },
           description: input.description ?? null,
         });
         return transactionView(row);
@@ -171,7 +180,7 @@ export function createIncomingService(deps: {
         });
       } catch (e) {
         const delayMs = Math.min(3_600_000, 1000 * 2 ** Math.min(job.attempts, 12));
-        await jobs.retry(job, new Date(clock.now().getTime() + delayMs), e instanceof Error ? e.stack ?? e.message : String(e));
+        await jobs.retry(job, new Date(clock.now().getTime() + delayMs), e instanceof Error ? (e.stack ?? e.message) : String(e));
       }
       return true;
     },

@@ -37,7 +37,8 @@ export interface QuoteDestination {
   checkReceivedAmount(amount: bigint): void;
 }
 
-export const isUmaPayment = (tx: Pick<TransactionRow, 'destination'>) => (JSON.parse(tx.destination) as { destinationType?: string }).destinationType === 'UMA_ADDRESS';
+export const isUmaPayment = (tx: Pick<TransactionRow, 'destination'>) =>
+  (JSON.parse(tx.destination) as { destinationType?: string }).destinationType === 'UMA_ADDRESS';
 
 export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: Arrivals; lifecycle: Lifecycle }) {
   const { receiver, lifecycle } = deps;
@@ -62,9 +63,18 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
     const id = input.source.accountId;
     const table = id?.startsWith('ExternalAccount:') ? 'external_accounts' : 'internal_accounts';
     const owner = id
-      ? (await ex.selectFrom(table).select('customer_id').where('id', '=', id).where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).executeTakeFirst())?.customer_id
+      ? (
+          await ex
+            .selectFrom(table)
+            .select('customer_id')
+            .where('id', '=', id)
+            .where('platform_id', '=', scope.platformId)
+            .where('environment', '=', scope.environment)
+            .executeTakeFirst()
+        )?.customer_id
       : input.source.customerId;
-    if (owner !== lookup.payer_customer_id) throw invalidField('lookupId', "names another paying customer than this quote's source; look the receiver up with the customer who pays");
+    if (owner !== lookup.payer_customer_id)
+      throw invalidField('lookupId', "names another paying customer than this quote's source; look the receiver up with the customer who pays");
   }
 
   return {
@@ -73,9 +83,12 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
       const d = input.destination;
       if (d.accountId !== undefined) throw invalidField('destination.accountId', 'is not used with UMA_ADDRESS; give umaAddress');
       if (d.umaAddress === undefined) throw invalidField('destination.umaAddress', 'is required when destinationType is UMA_ADDRESS');
-      if (funding === 'REALTIME') throw invalidField('source.sourceType', 'REALTIME_FUNDING cannot pay a UMA address; pay from an internal account or a pullable external account');
-      if (input.lookupId === undefined) throw invalidField('lookupId', 'is required to pay a UMA address: look the receiver up first (GET /receiver/uma/{receiverUmaAddress})');
-      if (d.currency === undefined) throw invalidField('destination.currency', "is required when destinationType is UMA_ADDRESS: one of the lookup's supportedCurrencies");
+      if (funding === 'REALTIME')
+        throw invalidField('source.sourceType', 'REALTIME_FUNDING cannot pay a UMA address; pay from an internal account or a pullable external account');
+      if (input.lookupId === undefined)
+        throw invalidField('lookupId', 'is required to pay a UMA address: look the receiver up first (GET /receiver/uma/{receiverUmaAddress})');
+      if (d.currency === undefined)
+        throw invalidField('destination.currency', "is required when destinationType is UMA_ADDRESS: one of the lookup's supportedCurrencies");
       const address = d.umaAddress.toLowerCase();
       const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { umaAddress: address }, d.currency, input.senderCustomerInfo);
       await checkPayer(ex, scope, input, lookup);

@@ -25,9 +25,23 @@ export function newFundingReference(): string {
 
 /** The local account type the sandbox collects each fiat currency on (first variant: DE for EUR). */
 const COLLECTION_TYPE: Record<string, string> = {
-  USD: 'US_ACCOUNT', EUR: 'IBAN', GBP: 'GBP_ACCOUNT', CAD: 'CAD_ACCOUNT', MXN: 'CLABE', BRL: 'PIX', PHP: 'PHP_ACCOUNT', INR: 'UPI',
-  NGN: 'NGN_ACCOUNT', ZAR: 'ZAR_ACCOUNT', KES: 'KES_ACCOUNT', TZS: 'TZS_ACCOUNT', ZMW: 'ZMW_ACCOUNT', RWF: 'RWF_ACCOUNT',
-  MWK: 'MWK_ACCOUNT', UGX: 'UGX_ACCOUNT', XOF: 'XOF_ACCOUNT',
+  USD: 'US_ACCOUNT',
+  EUR: 'IBAN',
+  GBP: 'GBP_ACCOUNT',
+  CAD: 'CAD_ACCOUNT',
+  MXN: 'CLABE',
+  BRL: 'PIX',
+  PHP: 'PHP_ACCOUNT',
+  INR: 'UPI',
+  NGN: 'NGN_ACCOUNT',
+  ZAR: 'ZAR_ACCOUNT',
+  KES: 'KES_ACCOUNT',
+  TZS: 'TZS_ACCOUNT',
+  ZMW: 'ZMW_ACCOUNT',
+  RWF: 'RWF_ACCOUNT',
+  MWK: 'MWK_ACCOUNT',
+  UGX: 'UGX_ACCOUNT',
+  XOF: 'XOF_ACCOUNT',
 };
 
 const collectionCache = new Map<string, WalletInfo>();
@@ -41,7 +55,11 @@ function sandboxCollectionAccount(code: string): WalletInfo | undefined {
   if (!type) return undefined;
   let info = collectionCache.get(code);
   if (!info) {
-    info = { ...sandboxIdentifier(type, '000').accountInfo, bankName: 'CORRIDOR SANDBOX BANK', accountHolderName: 'Corridor Sandbox Collections' } as WalletInfo;
+    info = {
+      ...sandboxIdentifier(type, '000').accountInfo,
+      bankName: 'CORRIDOR SANDBOX BANK',
+      accountHolderName: 'Corridor Sandbox Collections',
+    } as WalletInfo;
     collectionCache.set(code, info);
   }
   return info;
@@ -71,7 +89,10 @@ function solanaDepositAddress(accountId: string): string {
  * PRODUCTION has none yet: real collection accounts and deposit addresses come from the banking
  * and custody connectors, which do not exist; the sandbox ones would be misleading there.
  */
-export function fundingInstructions(a: { id: string; currency: string; funding_reference: string; customer_id: string | null }, environment: Environment): PaymentInstruction[] {
+export function fundingInstructions(
+  a: { id: string; currency: string; funding_reference: string; customer_id: string | null },
+  environment: Environment,
+): PaymentInstruction[] {
   if (environment !== 'SANDBOX') return [];
   const isPlatformAccount = a.customer_id === null;
   const sandboxNote = 'Sandbox: no real money moves. Fund this account with POST /sandbox/internal-accounts/{accountId}/fund.';
@@ -80,7 +101,13 @@ export function fundingInstructions(a: { id: string; currency: string; funding_r
       a.currency === 'BTC'
         ? { accountType: 'LAYER2_WALLET', assetType: 'BTC', cryptoNetwork: 'LAYER2_TESTNET', address: sparkDepositAddress(a.id) }
         : { accountType: 'SOLANA_WALLET', assetType: a.currency, cryptoNetwork: 'SOLANA_DEVNET', address: solanaDepositAddress(a.id) };
-    return [{ instructionsNotes: `Send ${a.currency} to this address; it belongs to this account only. ${sandboxNote}`, isPlatformAccount, accountOrWalletInfo: info }];
+    return [
+      {
+        instructionsNotes: `Send ${a.currency} to this address; it belongs to this account only. ${sandboxNote}`,
+        isPlatformAccount,
+        accountOrWalletInfo: info,
+      },
+    ];
   }
   const collection = sandboxCollectionAccount(a.currency);
   if (!collection) return [];

@@ -24,7 +24,8 @@ export interface InternalAccountFilters {
 
 export const PLATFORM_OWNER = 'PLATFORM';
 
-const SELECT_WITH_BALANCE = statement(`select ia.*, la.debits_pending, la.debits_posted, la.credits_pending, la.credits_posted, la.updated_at as ledger_updated_at
+const SELECT_WITH_BALANCE =
+  statement(`select ia.*, la.debits_pending, la.debits_posted, la.credits_pending, la.credits_posted, la.updated_at as ledger_updated_at
   from internal_accounts ia join ledger_accounts la on la.id = ia.id
   where ia.id = ? and ia.platform_id = ? and ia.environment = ?`);
 
@@ -32,8 +33,16 @@ export const internalAccountRepository = {
   insert: rowInsert<InternalAccountRow>(
     'internal_accounts',
     columnsOf<InternalAccountRow>({
-      id: true, platform_id: true, environment: true, customer_id: true, owner_key: true, currency: true, funding_reference: true,
-      is_active: true, created_at: true, updated_at: true,
+      id: true,
+      platform_id: true,
+      environment: true,
+      customer_id: true,
+      owner_key: true,
+      currency: true,
+      funding_reference: true,
+      is_active: true,
+      created_at: true,
+      updated_at: true,
     }),
   ),
 
@@ -62,7 +71,11 @@ export const internalAccountRepository = {
   },
 
   setActive(db: Executor, id: string, active: boolean, now: string) {
-    return db.updateTable('internal_accounts').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+    return db
+      .updateTable('internal_accounts')
+      .set({ is_active: active ? 1 : 0, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   },
 
   filtered(db: Executor, scope: Scope, f: InternalAccountFilters) {

@@ -57,7 +57,15 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
         if (after) q = q.where('ia.id', '<', after);
         return q.orderBy('ia.id', 'desc').limit(n).execute();
       },
-      count: async () => toNumber((await repo.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+      count: async () =>
+        toNumber(
+          (
+            await repo
+              .filtered(ex, scope, filters)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n as bigint,
+        ),
       view: (row: InternalAccountWithBalance) => internalAccountView(row, scope.environment),
     });
   }

@@ -8,7 +8,13 @@ import { newFundingReference } from './instructions.js';
 import { internalAccountRepository as repo, PLATFORM_OWNER } from './repository.js';
 
 /** Creates an internal account and its ledger account (same id) inside the caller's transaction. */
-export async function openInternalAccount(db: Pick<Database, 'execute'>, scope: Scope, owner: { customerId: string | null }, currency: string, now: string): Promise<string> {
+export async function openInternalAccount(
+  db: Pick<Database, 'execute'>,
+  scope: Scope,
+  owner: { customerId: string | null },
+  currency: string,
+  now: string,
+): Promise<string> {
   const id = newId('InternalAccount');
   await openInternalLedgerAccount(db, scope, id, currency, now);
   await repo.insert(db, {
@@ -27,7 +33,13 @@ export async function openInternalAccount(db: Pick<Database, 'execute'>, scope: 
 }
 
 /** A new customer's internal accounts, one per enabled currency, inside the customer's creating transaction. */
-export async function openCustomerAccounts(db: Pick<Database, 'execute'>, scope: Scope, customerId: string, currencies: readonly string[], now: string): Promise<void> {
+export async function openCustomerAccounts(
+  db: Pick<Database, 'execute'>,
+  scope: Scope,
+  customerId: string,
+  currencies: readonly string[],
+  now: string,
+): Promise<void> {
   for (const code of currencies) await openInternalAccount(db, scope, { customerId }, code, now);
 }
 

@@ -13,7 +13,12 @@ export function createPlatformService(deps: { db: Database; clock: Clock; umaBas
   const { db, clock } = deps;
 
   function defaultUmaDomain(name: string, environment: string): string {
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 30) || 'platform';
+    const slug =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 30) || 'platform';
     const env = environment === 'SANDBOX' ? 'sandbox.' : '';
     return `${env}${slug}-${randomBytes(3).toString('hex')}.${deps.umaBaseDomain}`;
   }
@@ -39,7 +44,11 @@ export function createPlatformService(deps: { db: Database; clock: Clock; umaBas
     },
 
     async count(): Promise<number> {
-      const r = await db.executor().selectFrom('platforms').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const r = await db
+        .executor()
+        .selectFrom('platforms')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
   };

@@ -29,12 +29,17 @@ function priced(result: ReturnType<typeof priceQuote>, field: string): PricedQuo
 }
 
 /** A cross-currency (or same-currency) quote at the environment's current rates. */
-export async function priceWithRates(fx: Fx, environment: Environment, input: { sending: string; receiving: string; lockedSide: LockedSide; lockedAmount: bigint }): Promise<PricedQuote> {
+export async function priceWithRates(
+  fx: Fx,
+  environment: Environment,
+  input: { sending: string; receiving: string; lockedSide: LockedSide; lockedAmount: bigint },
+): Promise<PricedQuote> {
   let rates;
   try {
     rates = await getQuoteRates(fx.rates(environment), input.sending, input.receiving);
   } catch (e) {
-    if (e instanceof RatesUnavailableError) throw quoteErrors[e.code]({ base: e.base, quote: e.quote, ...(e.asOf ? { asOf: e.asOf.toISOString() } : {}) }, e.message);
+    if (e instanceof RatesUnavailableError)
+      throw quoteErrors[e.code]({ base: e.base, quote: e.quote, ...(e.asOf ? { asOf: e.asOf.toISOString() } : {}) }, e.message);
     throw e;
   }
   return priced(
@@ -54,7 +59,14 @@ export async function priceWithRates(fx: Fx, environment: Environment, input: { 
 /** A same-currency transfer: rate 1, the schedule's same-currency fee, the amount sent locked. */
 export function priceTransfer(fx: Fx, currency: string, amount: bigint): PricedQuote {
   return priced(
-    priceQuote({ sendingCurrency: currency, receivingCurrency: currency, rate: ONE, fees: fx.fees.feeFor(currency, currency), lockedSide: 'SENDING', lockedAmount: amount }),
+    priceQuote({
+      sendingCurrency: currency,
+      receivingCurrency: currency,
+      rate: ONE,
+      fees: fx.fees.feeFor(currency, currency),
+      lockedSide: 'SENDING',
+      lockedAmount: amount,
+    }),
     'amount',
   );
 }

@@ -29,8 +29,19 @@ export const quoteRepository = {
   insert: rowInsert<QuoteRow>(
     'quotes',
     columnsOf<QuoteRow>({
-      id: true, platform_id: true, environment: true, transaction_id: true, customer_id: true, funding: true, locked_side: true, locked_amount: true,
-      purpose_of_payment: true, sender_customer_info: true, lookup_id: true, expires_at: true, created_at: true,
+      id: true,
+      platform_id: true,
+      environment: true,
+      transaction_id: true,
+      customer_id: true,
+      funding: true,
+      locked_side: true,
+      locked_amount: true,
+      purpose_of_payment: true,
+      sender_customer_info: true,
+      lookup_id: true,
+      expires_at: true,
+      created_at: true,
     }),
   ),
 
@@ -65,16 +76,41 @@ export const quoteRepository = {
     else if (sending) q = q.where('t.funding', '=', 'PULL').where('t.source', 'like', `%"accountId":"${sending}"%`);
     // The paying customer by its UMA address; the address paid by the lookup every UMA quote names.
     const payer = f.sendingUmaAddress?.toLowerCase();
-    if (payer !== undefined) q = q.where('q.customer_id', 'in', (eb) => eb.selectFrom('customers').select('id').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).where('uma_address', '=', payer));
+    if (payer !== undefined)
+      q = q.where('q.customer_id', 'in', (eb) =>
+        eb
+          .selectFrom('customers')
+          .select('id')
+          .where('platform_id', '=', scope.platformId)
+          .where('environment', '=', scope.environment)
+          .where('uma_address', '=', payer),
+      );
     const paid = f.receivingUmaAddress?.toLowerCase();
-    if (paid !== undefined) q = q.where('q.lookup_id', 'in', (eb) => eb.selectFrom('receiver_lookups').select('id').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).where('kind', '=', 'UMA').where('uma_address', '=', paid));
+    if (paid !== undefined)
+      q = q.where('q.lookup_id', 'in', (eb) =>
+        eb
+          .selectFrom('receiver_lookups')
+          .select('id')
+          .where('platform_id', '=', scope.platformId)
+          .where('environment', '=', scope.environment)
+          .where('kind', '=', 'UMA')
+          .where('uma_address', '=', paid),
+      );
     return q;
   },
 
   /** The transactions of a page of quotes, by id. */
   async transactionsOf(db: Executor, quotes: QuoteRow[]): Promise<Map<string, TransactionRow>> {
     if (quotes.length === 0) return new Map();
-    const rows = await db.selectFrom('transactions').selectAll().where('id', 'in', quotes.map((q) => q.transaction_id)).execute();
+    const rows = await db
+      .selectFrom('transactions')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        quotes.map((q) => q.transaction_id),
+      )
+      .execute();
     return new Map(rows.map((r) => [r.id, r]));
   },
 };

@@ -10,14 +10,33 @@ import { UMA_ADDRESS_PATTERN } from '../customers/schemas.js';
 
 export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
 export const LOCKED_SIDES = ['SENDING', 'RECEIVING'] as const;
-export const PURPOSES = ['GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT', 'UTILITY_BILL', 'DONATION', 'TRAVEL', 'OTHER'] as const;
+export const PURPOSES = [
+  'GIFT',
+  'SELF',
+  'GOODS_OR_SERVICES',
+  'EDUCATION',
+  'HEALTH_OR_MEDICAL',
+  'REAL_ESTATE_PURCHASE',
+  'TAX_PAYMENT',
+  'LOAN_PAYMENT',
+  'UTILITY_BILL',
+  'DONATION',
+  'TRAVEL',
+  'OTHER',
+] as const;
 
 const accountIdPattern = `(${idPattern('InternalAccount').slice(1, -1)})|(${idPattern('ExternalAccount').slice(1, -1)})`;
 
 export const QuoteSourceInput = Type.Object(
   {
-    sourceType: Type.Optional(Type.Union([Type.Literal('ACCOUNT'), Type.Literal('REALTIME_FUNDING')], { description: 'Omitted: ACCOUNT when accountId is given, else REALTIME_FUNDING' })),
-    accountId: Type.Optional(Type.String({ pattern: `^(${accountIdPattern})$`, description: 'An InternalAccount (prefunded) or a pullable ExternalAccount (ACH pull)' })),
+    sourceType: Type.Optional(
+      Type.Union([Type.Literal('ACCOUNT'), Type.Literal('REALTIME_FUNDING')], {
+        description: 'Omitted: ACCOUNT when accountId is given, else REALTIME_FUNDING',
+      }),
+    ),
+    accountId: Type.Optional(
+      Type.String({ pattern: `^(${accountIdPattern})$`, description: 'An InternalAccount (prefunded) or a pullable ExternalAccount (ACH pull)' }),
+    ),
     customerId: Type.Optional(Type.String({ pattern: idPattern('Customer'), description: 'REALTIME_FUNDING: the paying customer' })),
     currency: Type.Optional(CurrencyCode),
   },
@@ -28,7 +47,13 @@ export const QuoteDestinationInput = Type.Object(
   {
     destinationType: Type.Optional(Type.Union([Type.Literal('ACCOUNT'), Type.Literal('UMA_ADDRESS')], { description: 'Omitted: ACCOUNT' })),
     accountId: Type.Optional(Type.String({ pattern: idPattern('ExternalAccount'), description: 'ACCOUNT: the ExternalAccount paid' })),
-    umaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: 'UMA_ADDRESS: the receiver ($user@domain); needs lookupId and currency (docs/incoming-payments.md)' })),
+    umaAddress: Type.Optional(
+      Type.String({
+        pattern: UMA_ADDRESS_PATTERN,
+        maxLength: 320,
+        description: 'UMA_ADDRESS: the receiver ($user@domain); needs lookupId and currency (docs/incoming-payments.md)',
+      }),
+    ),
     currency: Type.Optional(CurrencyCode),
   },
   { additionalProperties: false },
@@ -45,7 +70,10 @@ export const QuoteCreateBody = Type.Object(
     description: Type.Optional(Text(500)),
     purposeOfPayment: Type.Optional(Type.Enum(PURPOSES)),
     senderCustomerInfo: Type.Optional(
-      Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]), { maxProperties: 50, description: 'Key-value pairs about the sender' }),
+      Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]), {
+        maxProperties: 50,
+        description: 'Key-value pairs about the sender',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -87,7 +115,12 @@ export const QuoteListQuery = Type.Object(
     status: Type.Optional(Type.Enum(QUOTE_STATUSES)),
     createdAfter: Type.Optional(DateTime),
     createdBefore: Type.Optional(DateTime),
-    sendingAccountId: Type.Optional(Type.String({ pattern: '^(InternalAccount|ExternalAccount)' + idPattern('InternalAccount').slice('^InternalAccount'.length), description: 'The source account: an internal account, or the external account a payment pulls from' })),
+    sendingAccountId: Type.Optional(
+      Type.String({
+        pattern: '^(InternalAccount|ExternalAccount)' + idPattern('InternalAccount').slice('^InternalAccount'.length),
+        description: 'The source account: an internal account, or the external account a payment pulls from',
+      }),
+    ),
     receivingAccountId: Type.Optional(Type.String({ pattern: idPattern('ExternalAccount'), description: 'The destination external account' })),
     sendingUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: "The paying customer's UMA address" })),
     receivingUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: 'The UMA address paid' })),

@@ -78,12 +78,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     if (tx.status !== 'PENDING') throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id, status: tx.status });
     const done = deps.uma().isUmaPayment(tx)
       ? await deps.uma().initiate(trx, scope, quote, tx, 'quote executed')
-      : await engine.initiate(
-          trx,
-          tx,
-          checked ?? (await payableAccounts(trx, scope, tx)),
-          'quote executed',
-        );
+      : await engine.initiate(trx, tx, checked ?? (await payableAccounts(trx, scope, tx)), 'quote executed');
     if (!done) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id });
     return quoteView(quote, done);
   }
@@ -97,7 +92,10 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       const ex = db.executor();
       const source = await resolveSource(deps, ex, scope, input.source);
       if (input.immediatelyExecute && source.funding === 'REALTIME') {
-        throw invalidField('immediatelyExecute', 'is only for a source that is an internal account or a pullable external account; a REALTIME_FUNDING quote executes when its payment arrives');
+        throw invalidField(
+          'immediatelyExecute',
+          'is only for a source that is an internal account or a pullable external account; a REALTIME_FUNDING quote executes when its payment arrives',
+        );
       }
       // A UMA address (src/modules/incoming/uma.ts) or an external account; both checked against a lookupId if given.
       let dest: QuoteDestination;
@@ -105,7 +103,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       if (input.destination.destinationType === 'UMA_ADDRESS') {
         dest = await deps.uma().destination(ex, scope, input, source.funding);
       } else {
-        if (input.destination.accountId === undefined) throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
+        if (input.destination.accountId === undefined)
+          throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
         if (input.destination.umaAddress !== undefined) throw invalidField('destination.umaAddress', 'is only for destinationType UMA_ADDRESS');
         const destination = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
         destinationAccount = destination;
@@ -143,10 +142,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       const expiresAt = new Date(now.getTime() + (jitBank ? JIT_BANK_QUOTE_TTL_MS : QUOTE_TTL_MS));
       const instructions =
         source.funding === 'REALTIME'
-          ? fundingInstructions({ id: transactionId, currency: sending, funding_reference: reference, customer_id: source.customerId }, scope.environment).map(({ isPlatformAccount: _p, ...i }) => ({
-              ...i,
-              instructionsNotes: `Pay exactly ${price.totalSendingAmount} (minor units of ${sending}) before ${expiresAt.toISOString()}${i.accountOrWalletInfo.reference ? `, with the reference ${reference} in the payment memo` : ' to this address'}; the quote executes when the payment arrives. Sandbox: simulate it with POST /sandbox/send.`,
-            }))
+          ? fundingInstructions({ id: transactionId, currency: sending, funding_reference: reference, customer_id: source.customerId }, scope.environment).map(
+              ({ isPlatformAccount: _p, ...i }) => ({
+                ...i,
+                instructionsNotes: `Pay exactly ${price.totalSendingAmount} (minor units of ${sending}) before ${expiresAt.toISOString()}${i.accountOrWalletInfo.reference ? `, with the reference ${reference} in the payment memo` : ' to this address'}; the quote executes when the payment arrives. Sandbox: simulate it with POST /sandbox/send.`,
+              }),
+            )
           : [];
       const tx = newPaymentRow({
         scope,
@@ -222,7 +223,15 @@ export function createQuoteService(deps: QuoteServiceDeps) {
           const txs = await repo.transactionsOf(ex, quotes);
           return quotes.map((quote) => ({ id: quote.id, quote, tx: txs.get(quote.transaction_id)! }));
         },
-        count: async () => toNumber((await repo.filtered(ex, scope, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        count: async () =>
+          toNumber(
+            (
+              await repo
+                .filtered(ex, scope, f)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n as bigint,
+          ),
         view: (r: QuoteWithTransaction) => quoteView(r.quote, r.tx),
       });
     },

@@ -28,7 +28,10 @@ export async function resolveSource(deps: AccountDeps, ex: Executor, scope: Scop
     if (input.customerId === undefined) throw invalidField('source.customerId', 'is required for REALTIME_FUNDING (or give accountId to pay from an account)');
     if (input.currency === undefined) throw invalidField('source.currency', 'is required for REALTIME_FUNDING');
     if (scope.environment !== 'SANDBOX') {
-      throw invalidField('source.sourceType', 'REALTIME_FUNDING needs collection accounts, which PRODUCTION does not have yet; fund an internal account instead');
+      throw invalidField(
+        'source.sourceType',
+        'REALTIME_FUNDING needs collection accounts, which PRODUCTION does not have yet; fund an internal account instead',
+      );
     }
     const customer = await deps.customers.getLive(scope, input.customerId);
     return {

@@ -94,7 +94,11 @@ export function createResolver(remote: Resolver = createRemoteResolver()): Resol
         return remote.resolve(ex, environment, address);
       }
       if (environment === 'SANDBOX' && sandboxSuffixOf(address) === SANDBOX_LOOKUP_FAILURE_SUFFIX) {
-        throw receiverErrors.LOOKUP_REQUEST_FAILED({ umaAddress: address, domain: domainOf(address), reason: 'sandbox test pattern 002: the UMA provider did not answer' });
+        throw receiverErrors.LOOKUP_REQUEST_FAILED({
+          umaAddress: address,
+          domain: domainOf(address),
+          reason: 'sandbox test pattern 002: the UMA provider did not answer',
+        });
       }
       const { config, customer } = hosted;
       return {

@@ -4,7 +4,12 @@ import { CurrencyCode, CurrencySchema, DateTime } from '../../common/schemas.js'
 import { UMA_ADDRESS_PATTERN } from '../customers/schemas.js';
 
 export const UmaAddressParams = Type.Object({
-  receiverUmaAddress: Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: '$user@domain (URL-encode $ and @ if your client needs to)', examples: ['$alice@sandbox.acme-1a2b3c.uma.localhost'] }),
+  receiverUmaAddress: Type.String({
+    pattern: UMA_ADDRESS_PATTERN,
+    maxLength: 320,
+    description: '$user@domain (URL-encode $ and @ if your client needs to)',
+    examples: ['$alice@sandbox.acme-1a2b3c.uma.localhost'],
+  }),
 });
 
 export const ExternalAccountLookupParams = Type.Object({
@@ -15,7 +20,13 @@ export const LookupQuery = Type.Object(
   {
     sendingCurrency: Type.Optional(CurrencyCode),
     customerId: Type.Optional(Type.String({ pattern: idPattern('Customer'), description: 'The paying customer: rates are from its currency' })),
-    senderUmaAddress: Type.Optional(Type.String({ pattern: UMA_ADDRESS_PATTERN, maxLength: 320, description: "The paying customer's UMA address (instead of customerId, or naming the same customer)" })),
+    senderUmaAddress: Type.Optional(
+      Type.String({
+        pattern: UMA_ADDRESS_PATTERN,
+        maxLength: 320,
+        description: "The paying customer's UMA address (instead of customerId, or naming the same customer)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -31,7 +42,9 @@ export const LookupSchema = Type.Object({
   supportedCurrencies: Type.Array(
     Type.Object({
       currency: CurrencySchema,
-      estimatedExchangeRate: Nullable(Type.Number({ description: 'indicative: sending units per receiving unit (a quote locks the real rate); null when no rate is available now' })),
+      estimatedExchangeRate: Nullable(
+        Type.Number({ description: 'indicative: sending units per receiving unit (a quote locks the real rate); null when no rate is available now' }),
+      ),
       minAmount: Nullable(Type.Integer({ description: 'receiving minor units, inclusive; null: no minimum' })),
       maxAmount: Nullable(Type.Integer({ description: 'receiving minor units, inclusive; null: no maximum' })),
     }),

@@ -64,9 +64,21 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     return out;
   }
 
-  async function store(scope: Scope, fields: Pick<LookupRow, 'kind' | 'uma_address' | 'external_account_id' | 'receiver_platform_id' | 'receiver_customer_id' | 'required_payer_data_fields' | 'payer_customer_id'>, currencies: ReceivingCurrency[], sending: string): Promise<LookupView> {
+  async function store(
+    scope: Scope,
+    fields: Pick<
+      LookupRow,
+      'kind' | 'uma_address' | 'external_account_id' | 'receiver_platform_id' | 'receiver_customer_id' | 'required_payer_data_fields' | 'payer_customer_id'
+    >,
+    currencies: ReceivingCurrency[],
+    sending: string,
+  ): Promise<LookupView> {
     const now = clock.now();
-    const stored: StoredCurrency[] = currencies.map((c) => ({ code: c.code, minAmount: c.minAmount === null ? null : Number(c.minAmount), maxAmount: c.maxAmount === null ? null : Number(c.maxAmount) }));
+    const stored: StoredCurrency[] = currencies.map((c) => ({
+      code: c.code,
+      minAmount: c.minAmount === null ? null : Number(c.minAmount),
+      maxAmount: c.maxAmount === null ? null : Number(c.maxAmount),
+    }));
     const row: LookupRow = {
       id: newId('Lookup'),
       platform_id: scope.platformId,
@@ -77,7 +89,11 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
       expires_at: new Date(now.getTime() + LOOKUP_TTL_MS).toISOString(),
       created_at: now.toISOString(),
     };
-    const rates = await indicativeRates(scope, sending, currencies.map((c) => c.code));
+    const rates = await indicativeRates(
+      scope,
+      sending,
+      currencies.map((c) => c.code),
+    );
     await db.tx((trx) => repo.insert(trx, row));
     return lookupView(row, rates);
   }
@@ -100,9 +116,11 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
         .where('uma_address', '=', opts.senderUmaAddress.toLowerCase())
         .executeTakeFirst();
       // Another platform's customer does not exist for this caller (rule 4); a deleted one is gone.
-      if (!byAddress) throw customerErrors.CUSTOMER_NOT_FOUND({ senderUmaAddress: opts.senderUmaAddress }, 'No customer of this platform has this senderUmaAddress');
+      if (!byAddress)
+        throw customerErrors.CUSTOMER_NOT_FOUND({ senderUmaAddress: opts.senderUmaAddress }, 'No customer of this platform has this senderUmaAddress');
       if (fromDbBool(byAddress.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: byAddress.id });
-      if (byId && byId.id !== byAddress.id) throw invalidInput([{ field: 'senderUmaAddress', in: 'query', message: 'is the UMA address of another customer than customerId' }]);
+      if (byId && byId.id !== byAddress.id)
+        throw invalidInput([{ field: 'senderUmaAddress', in: 'query', message: 'is the UMA address of another customer than customerId' }]);
     }
     const payer = byId ?? byAddress;
     if (!payer) return { sending: opts.sendingCurrency ?? DEFAULT_LOOKUP_SENDING_CURRENCY };
@@ -152,7 +170,8 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     async lookupExternalAccount(scope: Scope, accountId: string, opts: LookupOptions): Promise<LookupView> {
       const { payer, sending } = await payerOf(scope, opts);
       const account = await deps.externalAccounts.find(scope, accountId);
-      if (account.status !== 'ACTIVE') throw invalidInput([{ field: 'accountId', in: 'path', message: `is ${account.status}; only ACTIVE external accounts receive payments` }]);
+      if (account.status !== 'ACTIVE')
+        throw invalidInput([{ field: 'accountId', in: 'path', message: `is ${account.status}; only ACTIVE external accounts receive payments` }]);
       const config = await platformConfig(db.executor(), scope);
       const setting = currencySetting(config, account.currency);
       const currencies = setting.enabled ? [{ code: account.currency, minAmount: setting.minAmount, maxAmount: setting.maxAmount }] : [];
@@ -177,15 +196,26 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
      * receiver, accepting the currency, and every required payer field present in
      * senderCustomerInfo (400 MISSING_MANDATORY_USER_INFO).
      */
-    async checkLookup(ex: Executor, scope: Scope, lookupId: string, target: LookupTarget, currency: string, senderCustomerInfo: Record<string, unknown> | undefined): Promise<LookupRow> {
+    async checkLookup(
+      ex: Executor,
+      scope: Scope,
+      lookupId: string,
+      target: LookupTarget,
+      currency: string,
+      senderCustomerInfo: Record<string, unknown> | undefined,
+    ): Promise<LookupRow> {
       const row = await repo.find(ex, scope, lookupId);
       if (!row) throw receiverErrors.LOOKUP_NOT_FOUND({ lookupId });
       if (clock.now().toISOString() >= row.expires_at) throw receiverErrors.LOOKUP_EXPIRED({ lookupId, expiresAt: row.expires_at });
       const matches = 'umaAddress' in target ? row.uma_address === target.umaAddress.toLowerCase() : row.external_account_id === target.accountId;
-      if (!matches) throw invalidField('lookupId', `is a lookup of another receiver; look up ${'umaAddress' in target ? target.umaAddress : target.accountId} first`);
+      if (!matches)
+        throw invalidField('lookupId', `is a lookup of another receiver; look up ${'umaAddress' in target ? target.umaAddress : target.accountId} first`);
       const accepted = (JSON.parse(row.supported_currencies) as StoredCurrency[]).map((c) => c.code);
       if (!accepted.includes(currency)) {
-        throw invalidField('destination.currency', accepted.length ? `is not accepted by the receiver; it accepts ${accepted.join(', ')}` : 'cannot be paid: the receiver accepts no currency now');
+        throw invalidField(
+          'destination.currency',
+          accepted.length ? `is not accepted by the receiver; it accepts ${accepted.join(', ')}` : 'cannot be paid: the receiver accepts no currency now',
+        );
       }
       const given = { ...(await payerInfo(ex, row)), ...senderCustomerInfo };
       const missing = missingKeys(JSON.parse(row.required_payer_data_fields) as string[], given);

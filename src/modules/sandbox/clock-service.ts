@@ -30,16 +30,32 @@ export const SandboxAdvanceSchema = Type.Object(
   {
     now: Type.String({ format: 'date-time', description: "This platform's sandbox time after the jump", examples: ['2026-01-01T00:06:00.000Z'] }),
     frozen: Type.Boolean({ examples: [false] }),
-    stepsRun: Type.Integer({ minimum: 0, description: 'Timed steps (payment steps, quote expiries, approval deadlines) that fell due in the jump and ran', examples: [1] }),
+    stepsRun: Type.Integer({
+      minimum: 0,
+      description: 'Timed steps (payment steps, quote expiries, approval deadlines) that fell due in the jump and ran',
+      examples: [1],
+    }),
   },
   { additionalProperties: false },
 );
 export const SandboxAdvanceBody = Type.Object(
-  { seconds: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_SECONDS, description: `How far to move sandbox time forward, 1 to ${MAX_ADVANCE_SECONDS} (30 days)`, examples: [360] }) },
+  {
+    seconds: Type.Integer({
+      minimum: 1,
+      maximum: MAX_ADVANCE_SECONDS,
+      description: `How far to move sandbox time forward, 1 to ${MAX_ADVANCE_SECONDS} (30 days)`,
+      examples: [360],
+    }),
+  },
   { additionalProperties: false },
 );
 export const SandboxFreezeBody = Type.Object(
-  { frozen: Type.Boolean({ description: 'true stops sandbox time (quotes never expire on their own); false lets it run again from where it stopped', examples: [true] }) },
+  {
+    frozen: Type.Boolean({
+      description: 'true stops sandbox time (quotes never expire on their own); false lets it run again from where it stopped',
+      examples: [true],
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -58,14 +74,22 @@ export function createSandboxClockService(deps: { db: Database; base: Clock; clo
   async function change(platformId: string, next: (old: ClockState, realMs: number) => ClockState): Promise<ClockState> {
     const state = await db.tx(async (trx) => {
       const nowIso = base.now().toISOString();
-      await trx.insertInto('sandbox_clocks').values({ platform_id: platformId, offset_ms: 0, frozen_at_ms: null, updated_at: nowIso }).onConflict((oc) => oc.column('platform_id').doNothing()).execute();
+      await trx
+        .insertInto('sandbox_clocks')
+        .values({ platform_id: platformId, offset_ms: 0, frozen_at_ms: null, updated_at: nowIso })
+        .onConflict((oc) => oc.column('platform_id').doNothing())
+        .execute();
       let q = trx.selectFrom('sandbox_clocks').select(['offset_ms', 'frozen_at_ms']).where('platform_id', '=', platformId);
       if (db.dialect === 'postgres') q = q.forUpdate();
       await q.executeTakeFirstOrThrow();
       const old = await clocks.read(trx, platformId);
       const realMs = base.now().getTime();
       const updated = next(old, realMs);
-      await trx.updateTable('sandbox_clocks').set({ offset_ms: updated.offsetMs, frozen_at_ms: updated.frozenAtMs, updated_at: nowIso }).where('platform_id', '=', platformId).execute();
+      await trx
+        .updateTable('sandbox_clocks')
+        .set({ offset_ms: updated.offsetMs, frozen_at_ms: updated.frozenAtMs, updated_at: nowIso })
+        .where('platform_id', '=', platformId)
+        .execute();
       for (const job of await timedJobs(trx, platformId).select(['id', 'run_at']).execute()) {
         const runAt = new Date(toReal(updated, toSandbox(old, Date.parse(job.run_at)))).toISOString();
         if (runAt !== job.run_at) await trx.updateTable('jobs').set({ run_at: runAt }).where('id', '=', job.id).execute();
@@ -109,7 +133,14 @@ export function createSandboxClockService(deps: { db: Database; base: Clock; clo
         continue;
       }
       waitingSince = undefined;
-      const job: Job = { id: row.id, kind: row.kind, subject: row.subject, payload: JSON.parse(row.payload), attempts: Number(row.attempts) + 1, runAt: row.run_at };
+      const job: Job = {
+        id: row.id,
+        kind: row.kind,
+        subject: row.subject,
+        payload: JSON.parse(row.payload),
+        attempts: Number(row.attempts) + 1,
+        runAt: row.run_at,
+      };
       try {
         await clocks.at(platformId, state, toSandbox(state, Date.parse(row.run_at)), () =>
           db.tx(async (trx) => {
@@ -120,7 +151,7 @@ export function createSandboxClockService(deps: { db: Database; base: Clock; clo
         ran++;
       } catch (e) {
         failed.add(job.id);
-        await deps.jobs.retry(job, new Date(base.now().getTime() + 1000), e instanceof Error ? e.stack ?? e.message : String(e));
+        await deps.jobs.retry(job, new Date(base.now().getTime() + 1000), e instanceof Error ? (e.stack ?? e.message) : String(e));
       }
     }
   }
@@ -153,16 +184,38 @@ export type SandboxClockService = ReturnType<typeof createSandboxClockService>;
 
 export function sandboxClockRoutes(app: App, { sandbox }: Container) {
   const tags = ['Sandbox'];
-  app.get('/sandbox/clock', {
-    config: { permission: 'VIEW', sandboxOnly: true },
-    schema: { tags, summary: "This platform's sandbox time and whether it is frozen (sandbox only)", response: { 200: SandboxClockSchema } },
-  }, async (req) => sandbox.clock.get(req.auth));
-  app.post('/sandbox/clock', {
-    config: { permission: 'TRANSACT', sandboxOnly: true },
-    schema: { tags, summary: "Freeze or unfreeze this platform's sandbox time (sandbox only)", body: SandboxFreezeBody, response: { 200: SandboxClockSchema } },
-  }, async (req) => sandbox.clock.freeze(req.auth, req.body.frozen));
-  app.post('/sandbox/clock/advance', {
-    config: { permission: 'TRANSACT', sandboxOnly: true },
-    schema: { tags, summary: "Move this platform's sandbox time forward and run the timed steps that fall due (sandbox only)", body: SandboxAdvanceBody, response: { 200: SandboxAdvanceSchema } },
-  }, async (req) => sandbox.clock.advance(req.auth, req.body.seconds));
+  app.get(
+    '/sandbox/clock',
+    {
+      config: { permission: 'VIEW', sandboxOnly: true },
+      schema: { tags, summary: "This platform's sandbox time and whether it is frozen (sandbox only)", response: { 200: SandboxClockSchema } },
+    },
+    async (req) => sandbox.clock.get(req.auth),
+  );
+  app.post(
+    '/sandbox/clock',
+    {
+      config: { permission: 'TRANSACT', sandboxOnly: true },
+      schema: {
+        tags,
+        summary: "Freeze or unfreeze this platform's sandbox time (sandbox only)",
+        body: SandboxFreezeBody,
+        response: { 200: SandboxClockSchema },
+      },
+    },
+    async (req) => sandbox.clock.freeze(req.auth, req.body.frozen),
+  );
+  app.post(
+    '/sandbox/clock/advance',
+    {
+      config: { permission: 'TRANSACT', sandboxOnly: true },
+      schema: {
+        tags,
+        summary: "Move this platform's sandbox time forward and run the timed steps that fall due (sandbox only)",
+        body: SandboxAdvanceBody,
+        response: { 200: SandboxAdvanceSchema },
+      },
+    },
+    async (req) => sandbox.clock.advance(req.auth, req.body.seconds),
+  );
 }

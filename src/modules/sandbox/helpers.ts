@@ -24,7 +24,10 @@ export const DEFAULT_FAIL_REASON: FailureReason = 'OFFRAMP_FAILED';
 /** What /return records when no failureReason is given: the sandbox 005 pattern's reason. */
 export const DEFAULT_RETURN_REASON: FailureReason = 'COUNTERPARTY_POST_TX_FAILED';
 
-const Reason = Type.Union(FAILURE_REASONS.map((r) => Type.Literal(r)), { description: 'A failureReason of the spec' });
+const Reason = Type.Union(
+  FAILURE_REASONS.map((r) => Type.Literal(r)),
+  { description: 'A failureReason of the spec' },
+);
 
 export const SandboxFailBody = Type.Object(
   { failureReason: Type.Optional({ ...Reason, description: `Defaults to ${DEFAULT_FAIL_REASON}`, examples: ['OFFRAMP_FAILED'] }) },
@@ -49,7 +52,8 @@ export function createSandboxHelpers(deps: { db: Database; engine: PaymentEngine
       check(row);
       const next = await engine.apply(trx, row, event, cause);
       // Zero rows moved: a concurrent request or job got there first; nothing changed here.
-      if (next === row) throw (event.kind === 'RETURN' ? sandboxErrors.TRANSACTION_NOT_COMPLETED : transactionErrors.TRANSACTION_NOT_PROCESSING)({ transactionId: id });
+      if (next === row)
+        throw (event.kind === 'RETURN' ? sandboxErrors.TRANSACTION_NOT_COMPLETED : transactionErrors.TRANSACTION_NOT_PROCESSING)({ transactionId: id });
       return transactionView(next);
     });
   }
@@ -68,7 +72,8 @@ export function createSandboxHelpers(deps: { db: Database; engine: PaymentEngine
       step(scope, id, { kind: 'FAIL', reason, refund: 'COMPLETED' }, `sandbox rail: fail, ${reason} (test helper)`, processing),
     returnPayment: (scope: Scope, id: string, reason: FailureReason = DEFAULT_RETURN_REASON) =>
       step(scope, id, { kind: 'RETURN', reason }, `sandbox rail: return, ${reason} (test helper)`, (row) => {
-        if (row.status !== 'COMPLETED' || row.type !== 'OUTGOING') throw sandboxErrors.TRANSACTION_NOT_COMPLETED({ transactionId: row.id, status: row.status, type: row.type });
+        if (row.status !== 'COMPLETED' || row.type !== 'OUTGOING')
+          throw sandboxErrors.TRANSACTION_NOT_COMPLETED({ transactionId: row.id, status: row.status, type: row.type });
         onRail(row);
       }),
     approvalTimeout: (scope: Scope, id: string) => deps.incoming.sandboxTimeOut(scope, id),
@@ -85,24 +90,64 @@ export function sandboxHelperRoutes(app: App, { sandbox }: Container) {
   const noBodyIsEmpty = async (req: { body: unknown }) => {
     req.body ??= {};
   };
-  app.post('/sandbox/transactions/:transactionId/complete', {
-    config,
-    preValidation: noBodyIsEmpty,
-    schema: { tags, summary: 'Complete a PROCESSING sandbox payment now, as its rail would (sandbox only)', params: TransactionIdParams, body: SandboxEmptyBody, response },
-  }, async (req) => sandbox.helpers.complete(req.auth, req.params.transactionId));
-  app.post('/sandbox/transactions/:transactionId/fail', {
-    config,
-    preValidation: noBodyIsEmpty,
-    schema: { tags, summary: 'Fail a PROCESSING sandbox payment now and refund it, as its rail would (sandbox only)', params: TransactionIdParams, body: SandboxFailBody, response },
-  }, async (req) => sandbox.helpers.fail(req.auth, req.params.transactionId, req.body.failureReason));
-  app.post('/sandbox/transactions/:transactionId/return', {
-    config,
-    preValidation: noBodyIsEmpty,
-    schema: { tags, summary: 'Return a COMPLETED sandbox payout: it comes back and the payer is refunded (sandbox only)', params: TransactionIdParams, body: SandboxReturnBody, response },
-  }, async (req) => sandbox.helpers.returnPayment(req.auth, req.params.transactionId, req.body.failureReason));
-  app.post('/sandbox/transactions/:transactionId/approval-timeout', {
-    config,
-    preValidation: noBodyIsEmpty,
-    schema: { tags, summary: 'Close the approval window of an incoming payment now: FAILED, PAYMENT_APPROVAL_TIMED_OUT (sandbox only)', params: TransactionIdParams, body: SandboxEmptyBody, response },
-  }, async (req) => sandbox.helpers.approvalTimeout(req.auth, req.params.transactionId));
+  app.post(
+    '/sandbox/transactions/:transactionId/complete',
+    {
+      config,
+      preValidation: noBodyIsEmpty,
+      schema: {
+        tags,
+        summary: 'Complete a PROCESSING sandbox payment now, as its rail would (sandbox only)',
+        params: TransactionIdParams,
+        body: SandboxEmptyBody,
+        response,
+      },
+    },
+    async (req) => sandbox.helpers.complete(req.auth, req.params.transactionId),
+  );
+  app.post(
+    '/sandbox/transactions/:transactionId/fail',
+    {
+      config,
+      preValidation: noBodyIsEmpty,
+      schema: {
+        tags,
+        summary: 'Fail a PROCESSING sandbox payment now and refund it, as its rail would (sandbox only)',
+        params: TransactionIdParams,
+        body: SandboxFailBody,
+        response,
+      },
+    },
+    async (req) => sandbox.helpers.fail(req.auth, req.params.transactionId, req.body.failureReason),
+  );
+  app.post(
+    '/sandbox/transactions/:transactionId/return',
+    {
+      config,
+      preValidation: noBodyIsEmpty,
+      schema: {
+        tags,
+        summary: 'Return a COMPLETED sandbox payout: it comes back and the payer is refunded (sandbox only)',
+        params: TransactionIdParams,
+        body: SandboxReturnBody,
+        response,
+      },
+    },
+    async (req) => sandbox.helpers.returnPayment(req.auth, req.params.transactionId, req.body.failureReason),
+  );
+  app.post(
+    '/sandbox/transactions/:transactionId/approval-timeout',
+    {
+      config,
+      preValidation: noBodyIsEmpty,
+      schema: {
+        tags,
+        summary: 'Close the approval window of an incoming payment now: FAILED, PAYMENT_APPROVAL_TIMED_OUT (sandbox only)',
+        params: TransactionIdParams,
+        body: SandboxEmptyBody,
+        response,
+      },
+    },
+    async (req) => sandbox.helpers.approvalTimeout(req.auth, req.params.transactionId),
+  );
 }

@@ -36,7 +36,8 @@ export function createSandboxSend(deps: { db: Database; clock: Clock; quotes: Qu
   const { db, clock, quotes, engine, lifecycle } = deps;
 
   return async function send(scope: Scope, input: { quoteId?: string; reference?: string; currencyCode: string; currencyAmount?: number }) {
-    if ((input.quoteId === undefined) === (input.reference === undefined)) throw invalidField('quoteId', 'give either quoteId or reference (the paymentInstructions reference), not both');
+    if ((input.quoteId === undefined) === (input.reference === undefined))
+      throw invalidField('quoteId', 'give either quoteId or reference (the paymentInstructions reference), not both');
     return db.tx(async (trx) => {
       let quoteId = input.quoteId;
       if (quoteId === undefined) {
@@ -63,13 +64,17 @@ export function createSandboxSend(deps: { db: Database; clock: Clock; quotes: Qu
 }
 
 export function sandboxSendRoutes(app: App, { services }: Container) {
-  app.post('/sandbox/send', {
-    config: { permission: 'TRANSACT', sandboxOnly: true },
-    schema: {
-      tags: ['Sandbox'],
-      summary: 'Simulate the payment a REALTIME_FUNDING quote waits for (sandbox only)',
-      body: SandboxSendBody,
-      response: { 200: TransactionSchema },
+  app.post(
+    '/sandbox/send',
+    {
+      config: { permission: 'TRANSACT', sandboxOnly: true },
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Simulate the payment a REALTIME_FUNDING quote waits for (sandbox only)',
+        body: SandboxSendBody,
+        response: { 200: TransactionSchema },
+      },
     },
-  }, async (req) => services.sandboxSend(req.auth, req.body));
+    async (req) => services.sandboxSend(req.auth, req.body),
+  );
 }

@@ -54,11 +54,7 @@ export const tokenRepository = {
   },
 
   filtered(db: Executor, scope: Scope, f: TokenFilters) {
-    let q = db
-      .selectFrom('tokens')
-      .where('platform_id', '=', scope.platformId)
-      .where('environment', '=', scope.environment)
-      .where('revoked_at', 'is', null);
+    let q = db.selectFrom('tokens').where('platform_id', '=', scope.platformId).where('environment', '=', scope.environment).where('revoked_at', 'is', null);
     if (f.name !== undefined) q = q.where('name', '=', f.name);
     if (f.createdAfter) q = q.where('created_at', '>=', f.createdAfter);
     if (f.createdBefore) q = q.where('created_at', '<=', f.createdBefore);

@@ -51,47 +51,82 @@ export function tokenRoutes(app: App, { services }: Container) {
   const tags = ['Tokens'];
 
   // An authenticated no-op: integrators check their credentials with it; benchmarks use it as the baseline.
-  app.get('/ping', {
-    config: { permission: 'VIEW' },
-    schema: {
-      tags,
-      summary: 'Check credentials: who is calling, in which environment',
-      response: {
-        200: Type.Object(
-          { ok: Type.Boolean(), platformId: Type.String(), environment: Type.String(), permissions: Type.Array(Type.String()) },
-          { examples: [{ ok: true, platformId: 'Platform:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11', environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] }] },
-        ),
+  app.get(
+    '/ping',
+    {
+      config: { permission: 'VIEW' },
+      schema: {
+        tags,
+        summary: 'Check credentials: who is calling, in which environment',
+        response: {
+          200: Type.Object(
+            { ok: Type.Boolean(), platformId: Type.String(), environment: Type.String(), permissions: Type.Array(Type.String()) },
+            {
+              examples: [
+                { ok: true, platformId: 'Platform:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11', environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] },
+              ],
+            },
+          ),
+        },
       },
     },
-  }, async (req) => ({ ok: true, platformId: req.auth.platformId, environment: req.auth.environment, permissions: [...req.auth.permissions] }));
+    async (req) => ({ ok: true, platformId: req.auth.platformId, environment: req.auth.environment, permissions: [...req.auth.permissions] }),
+  );
 
-  app.post('/tokens', {
-    config: { permission: 'MANAGE' },
-    schema: { tags, summary: "Create an API token in the caller's environment; the secret is shown once", body: TokenCreateBody, response: { 201: TokenCreated } },
-  }, async (req, reply) => {
-    reply.code(201);
-    return tokens.create(req.auth, req.body);
-  });
+  app.post(
+    '/tokens',
+    {
+      config: { permission: 'MANAGE' },
+      schema: {
+        tags,
+        summary: "Create an API token in the caller's environment; the secret is shown once",
+        body: TokenCreateBody,
+        response: { 201: TokenCreated },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return tokens.create(req.auth, req.body);
+    },
+  );
 
-  app.get('/tokens', {
-    config: { permission: 'MANAGE' },
-    schema: { tags, summary: 'List active API tokens', querystring: TokenListQuery, response: { 200: PageSchema(TokenSchema) } },
-  }, async (req) => {
-    const q = req.query;
-    return tokens.list(
-      req.auth,
-      { name: q.name, createdAfter: isoOrUndefined(q.createdAfter), createdBefore: isoOrUndefined(q.createdBefore), updatedAfter: isoOrUndefined(q.updatedAfter), updatedBefore: isoOrUndefined(q.updatedBefore) },
-      { limit: q.limit, cursor: q.cursor },
-    );
-  });
+  app.get(
+    '/tokens',
+    {
+      config: { permission: 'MANAGE' },
+      schema: { tags, summary: 'List active API tokens', querystring: TokenListQuery, response: { 200: PageSchema(TokenSchema) } },
+    },
+    async (req) => {
+      const q = req.query;
+      return tokens.list(
+        req.auth,
+        {
+          name: q.name,
+          createdAfter: isoOrUndefined(q.createdAfter),
+          createdBefore: isoOrUndefined(q.createdBefore),
+          updatedAfter: isoOrUndefined(q.updatedAfter),
+          updatedBefore: isoOrUndefined(q.updatedBefore),
+        },
+        { limit: q.limit, cursor: q.cursor },
+      );
+    },
+  );
 
-  app.get('/tokens/:tokenId', {
-    config: { permission: 'MANAGE' },
-    schema: { tags, summary: 'Retrieve an API token (without its secret)', params: TokenIdParams, response: { 200: TokenSchema } },
-  }, async (req) => tokens.get(req.auth, req.params.tokenId));
+  app.get(
+    '/tokens/:tokenId',
+    {
+      config: { permission: 'MANAGE' },
+      schema: { tags, summary: 'Retrieve an API token (without its secret)', params: TokenIdParams, response: { 200: TokenSchema } },
+    },
+    async (req) => tokens.get(req.auth, req.params.tokenId),
+  );
 
-  app.delete('/tokens/:tokenId', {
-    config: { permission: 'MANAGE' },
-    schema: { tags, summary: 'Revoke an API token; it stops working at once', params: TokenIdParams, response: { 200: TokenSchema } },
-  }, async (req) => tokens.revoke(req.auth, req.params.tokenId));
+  app.delete(
+    '/tokens/:tokenId',
+    {
+      config: { permission: 'MANAGE' },
+      schema: { tags, summary: 'Revoke an API token; it stops working at once', params: TokenIdParams, response: { 200: TokenSchema } },
+    },
+    async (req) => tokens.revoke(req.auth, req.params.tokenId),
+  );
 }

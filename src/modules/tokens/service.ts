@@ -73,7 +73,13 @@ export function createTokenService(deps: TokenServiceDeps) {
         if (at <= clock.now().getTime()) throw invalidField('expiresAt', 'must be in the future');
         expiresAt = new Date(at).toISOString();
       }
-      const { row, clientSecret } = await issue({ platformId: caller.platformId, environment: caller.environment, name: body.name, permissions: body.permissions, expiresAt });
+      const { row, clientSecret } = await issue({
+        platformId: caller.platformId,
+        environment: caller.environment,
+        name: body.name,
+        permissions: body.permissions,
+        expiresAt,
+      });
       return { ...tokenView(row), clientSecret };
     },
 
@@ -94,7 +100,15 @@ export function createTokenService(deps: TokenServiceDeps) {
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        count: async () => toNumber((await tokenRepository.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        count: async () =>
+          toNumber(
+            (
+              await tokenRepository
+                .filtered(ex, scope, filters)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n as bigint,
+          ),
         view: (row) => tokenView(row),
       });
     },

@@ -83,7 +83,9 @@ export function createPaymentEngine(deps: {
       // The rail settles at once (the instant sandbox and most payouts): one pass, posted at once.
       const [first, ...rest] = plan;
       const settlesNow = first?.afterMs === 0 && first.event.kind === 'COMPLETE';
-      let current = settlesNow ? await lifecycle.startCompleted(row, cause, railCause(first.event)) : await lifecycle.startProcessing(row, cause, settlementOf(plan, now));
+      let current = settlesNow
+        ? await lifecycle.startCompleted(row, cause, railCause(first.event))
+        : await lifecycle.startProcessing(row, cause, settlementOf(plan, now));
       if (!current) return undefined;
       let immediate = true;
       for (const step of settlesNow ? rest : plan) {
@@ -128,7 +130,7 @@ export function createPaymentEngine(deps: {
       } catch (e) {
         // A bug or an outage: try again later rather than lose the step (handlers are idempotent).
         const delayMs = Math.min(3_600_000, 1000 * 2 ** Math.min(job.attempts, 12));
-        await jobs.retry(job, new Date(clock.now().getTime() + delayMs), e instanceof Error ? e.stack ?? e.message : String(e));
+        await jobs.retry(job, new Date(clock.now().getTime() + delayMs), e instanceof Error ? (e.stack ?? e.message) : String(e));
       }
       return true;
     },

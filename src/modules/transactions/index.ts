@@ -21,11 +21,29 @@ import { createLifecycle } from './lifecycle.js';
 import type { AccountDeps } from './rules.js';
 import { createTransactionService } from './service.js';
 
-export function createPayments(deps: AccountDeps & { db: Database; clock: Clock; cursors: Cursors; jobs: JobQueue; ledger: Ledger; events: Outbox; rails: Rails; fx: Fx; uma: () => UmaPayments; within?: PaymentEngineDeps['within'] }) {
+export function createPayments(
+  deps: AccountDeps & {
+    db: Database;
+    clock: Clock;
+    cursors: Cursors;
+    jobs: JobQueue;
+    ledger: Ledger;
+    events: Outbox;
+    rails: Rails;
+    fx: Fx;
+    uma: () => UmaPayments;
+    within?: PaymentEngineDeps['within'];
+  },
+) {
   const { db, clock, cursors } = deps;
   const lifecycle = createLifecycle({ db, clock, ledger: deps.ledger, events: deps.events });
   const engine = createPaymentEngine({ db, clock, jobs: deps.jobs, rails: deps.rails, lifecycle, within: deps.within });
-  const accounts: AccountDeps = { configs: deps.configs, customers: deps.customers, internalAccounts: deps.internalAccounts, externalAccounts: deps.externalAccounts };
+  const accounts: AccountDeps = {
+    configs: deps.configs,
+    customers: deps.customers,
+    internalAccounts: deps.internalAccounts,
+    externalAccounts: deps.externalAccounts,
+  };
   const quotes = createQuoteService({ db, clock, cursors, fx: deps.fx, engine, uma: deps.uma, ...accounts });
   return {
     lifecycle,

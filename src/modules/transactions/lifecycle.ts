@@ -71,13 +71,34 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       current = { ...current, ...step.changes, status: step.to, updated_at: now };
       passed.push(current);
     }
-    const changed = await db.execute(UPDATE_STATUS, [current.status, now, current.settled_at, current.failure_reason, current.refund, current.pending_transfer_ids, row.id, row.status]);
+    const changed = await db.execute(UPDATE_STATUS, [
+      current.status,
+      now,
+      current.settled_at,
+      current.failure_reason,
+      current.refund,
+      current.pending_transfer_ids,
+      row.id,
+      row.status,
+    ]);
     if (changed === 0) return undefined;
     const scope = scopeOf(row);
-    const history = steps.map((step, i) => [newId('TransactionEvent'), scope.platformId, scope.environment, row.id, i === 0 ? row.status : steps[i - 1].to, step.to, step.cause, now]);
+    const history = steps.map((step, i) => [
+      newId('TransactionEvent'),
+      scope.platformId,
+      scope.environment,
+      row.id,
+      i === 0 ? row.status : steps[i - 1].to,
+      step.to,
+      step.cause,
+      now,
+    ]);
     await db.execute(insertHistory(history.length), history.flat());
     const type = row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT';
-    await events.emitAll(scope, passed.map((r) => ({ type, subject: row.id, payload: { transaction: transactionView(r) } })));
+    await events.emitAll(
+      scope,
+      passed.map((r) => ({ type, subject: row.id, payload: { transaction: transactionView(r) } })),
+    );
     return current;
   }
 
@@ -87,7 +108,6 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
     const now = clock.now().toISOString();
     return { reference: newFundingReference(), initiatedAt: now, status, settledAt: status === 'COMPLETED' ? now : null, reason };
   }
-
 
   return {
     /**
@@ -101,7 +121,11 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       // INSUFFICIENT_FUNDS is raised here, inside the guarded ledger UPDATE: the caller's
       // transaction rolls back, the status change and its webhook with it.
       const scope = scopeOf(row);
-      const journal = await ledger.createPending(scope, { businessId: row.id, description: `${row.kind} ${row.id}`, transfers: await paymentLegs(ledger, scope, row) });
+      const journal = await ledger.createPending(scope, {
+        businessId: row.id,
+        description: `${row.kind} ${row.id}`,
+        transfers: await paymentLegs(ledger, scope, row),
+      });
       const reserved = { ...started, pending_transfer_ids: JSON.stringify(journal.transfers.map((t) => t.id)) };
       await db.execute(SAVE_RESERVATION, [reserved.pending_transfer_ids, row.id]);
       return reserved;
@@ -144,15 +168,23 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       const failed = await move(row, [{ to: 'FAILED', cause, changes }]);
       if (!failed) return undefined;
       const input = { pendingTransferIds: pendingIds(row), businessId: row.id };
-      if (outgoing && refundStatus === 'FAILED') await ledger.post(scopeOf(row), { ...input, description: 'payout failed and its refund failed: held in flight' });
+      if (outgoing && refundStatus === 'FAILED')
+        await ledger.post(scopeOf(row), { ...input, description: 'payout failed and its refund failed: held in flight' });
       else await ledger.void(scopeOf(row), { ...input, description: outgoing ? 'payment failed: refund' : 'pull failed' });
       return failed;
     },
 
     /** PROCESSING → REJECTED: the receiver of a UMA payment hosted here refused it; the reservation is voided (the refund). */
     async reject(row: TransactionRow, cause: string) {
-      const rejected = await move(row, [{ to: 'REJECTED', cause, changes: { refund: JSON.stringify(refund('COMPLETED', 'TRANSACTION_FAILED')), settled_at: null } }]);
-      if (rejected) await ledger.void(scopeOf(row), { pendingTransferIds: pendingIds(row), businessId: row.id, description: 'UMA payment rejected by the receiver: refund' });
+      const rejected = await move(row, [
+        { to: 'REJECTED', cause, changes: { refund: JSON.stringify(refund('COMPLETED', 'TRANSACTION_FAILED')), settled_at: null } },
+      ]);
+      if (rejected)
+        await ledger.void(scopeOf(row), {
+          pendingTransferIds: pendingIds(row),
+          businessId: row.id,
+          description: 'UMA payment rejected by the receiver: refund',
+        });
       return rejected;
     },
 
@@ -162,7 +194,9 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
      * posted at once.
      */
     async returnPayment(row: TransactionRow, reason: FailureReason, cause: string) {
-      const returned = await move(row, [{ to: 'FAILED', cause, changes: { failure_reason: reason, refund: JSON.stringify(refund('COMPLETED', 'PAYMENT_RETURNED')) } }]);
+      const returned = await move(row, [
+        { to: 'FAILED', cause, changes: { failure_reason: reason, refund: JSON.stringify(refund('COMPLETED', 'PAYMENT_RETURNED')) } },
+      ]);
       if (!returned) return undefined;
       const scope = scopeOf(row);
       const { transfers } = await ledger.transfersOf(scope, row.id);
@@ -175,7 +209,9 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
 
     /** PENDING → FAILED: a JIT payment of the wrong amount arrived; it is sent back unbooked. */
     rejectFunding: (row: TransactionRow, cause: string) =>
-      move(row, [{ to: 'FAILED', cause, changes: { failure_reason: 'FUNDING_AMOUNT_MISMATCH', refund: JSON.stringify(refund('COMPLETED', 'FUNDING_AMOUNT_MISMATCH')) } }]),
+      move(row, [
+        { to: 'FAILED', cause, changes: { failure_reason: 'FUNDING_AMOUNT_MISMATCH', refund: JSON.stringify(refund('COMPLETED', 'FUNDING_AMOUNT_MISMATCH')) } },
+      ]),
 
     /** PENDING → COMPLETED: an incoming payment lands (the caller books its deposit). */
     land: (row: TransactionRow, cause: string) => move(row, [{ to: 'COMPLETED', cause, changes: { settled_at: clock.now().toISOString() } }]),

@@ -29,7 +29,10 @@ export interface NewPayment {
   destination: object;
   sendingCurrency: string;
   receivingCurrency: string;
-  price: Pick<PricedQuote, 'totalSendingAmount' | 'totalReceivingAmount' | 'convertedAmount' | 'feesIncluded' | 'counterpartyFixedFee' | 'exchangeRate' | 'rateDetails'>;
+  price: Pick<
+    PricedQuote,
+    'totalSendingAmount' | 'totalReceivingAmount' | 'convertedAmount' | 'feesIncluded' | 'counterpartyFixedFee' | 'exchangeRate' | 'rateDetails'
+  >;
   description: string | null;
   counterpartyInformation: Record<string, string>;
   /** The memo reference (a JIT quote names it in its instructions first); a new one otherwise. */

@@ -24,8 +24,19 @@ export function isPullable(a: ExternalAccountRow): boolean {
 }
 
 const DEFAULT_RAIL: Record<string, string> = {
-  US_ACCOUNT: 'ACH', CLABE: 'SPEI', PIX: 'PIX', IBAN: 'SEPA', PHP_ACCOUNT: 'BANK_TRANSFER', GBP_ACCOUNT: 'FASTER_PAYMENTS', UPI: 'UPI',
-  NGN_ACCOUNT: 'BANK_TRANSFER', ZAR_ACCOUNT: 'BANK_TRANSFER', CAD_ACCOUNT: 'EFT', LAYER2_WALLET: 'LIGHTNING', SOLANA_WALLET: 'SOLANA', EVM_WALLET: 'EVM',
+  US_ACCOUNT: 'ACH',
+  CLABE: 'SPEI',
+  PIX: 'PIX',
+  IBAN: 'SEPA',
+  PHP_ACCOUNT: 'BANK_TRANSFER',
+  GBP_ACCOUNT: 'FASTER_PAYMENTS',
+  UPI: 'UPI',
+  NGN_ACCOUNT: 'BANK_TRANSFER',
+  ZAR_ACCOUNT: 'BANK_TRANSFER',
+  CAD_ACCOUNT: 'EFT',
+  LAYER2_WALLET: 'LIGHTNING',
+  SOLANA_WALLET: 'SOLANA',
+  EVM_WALLET: 'EVM',
 };
 
 /** The usual payout rail of an account type (MOBILE_MONEY for the mobile-money types). */
@@ -44,7 +55,12 @@ export function counterpartyInformation(a: ExternalAccountRow): Record<string, s
   const b = (JSON.parse(a.account_info) as { beneficiary?: Record<string, unknown> }).beneficiary;
   if (!b) return {};
   const out: Record<string, string> = {};
-  const keys: Array<[string, string]> = [['fullName', 'FULL_NAME'], ['birthDate', 'BIRTH_DATE'], ['nationality', 'NATIONALITY'], ['countryOfResidence', 'COUNTRY_OF_RESIDENCE']];
+  const keys: Array<[string, string]> = [
+    ['fullName', 'FULL_NAME'],
+    ['birthDate', 'BIRTH_DATE'],
+    ['nationality', 'NATIONALITY'],
+    ['countryOfResidence', 'COUNTRY_OF_RESIDENCE'],
+  ];
   for (const [from, to] of keys) if (typeof b[from] === 'string') out[to] = b[from] as string;
   return out;
 }
@@ -77,7 +93,12 @@ export interface AccountDeps {
 }
 
 /** An active internal account of the scope whose customer (if any) is not deleted; 404 / 400 / 410. */
-export async function usableInternalAccount(deps: AccountDeps, ex: Executor, scope: Scope, id: string): Promise<InternalAccountWithBalance & { platform_customer_id: string | null }> {
+export async function usableInternalAccount(
+  deps: AccountDeps,
+  ex: Executor,
+  scope: Scope,
+  id: string,
+): Promise<InternalAccountWithBalance & { platform_customer_id: string | null }> {
   const account = await deps.internalAccounts.find(scope, id);
   if (!fromDbBool(account.is_active)) throw internalAccountErrors.INTERNAL_ACCOUNT_INACTIVE({ accountId: id, currency: account.currency });
   const customer = account.customer_id ? await deps.customers.getLive(scope, account.customer_id) : undefined;

@@ -39,7 +39,14 @@ export function createTransactionService(deps: { db: Database; cursors: Cursors 
           const key = countKeyFor('transactions', filters);
           return key
             ? readCount(db, scope, key)
-            : toNumber((await repo.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint);
+            : toNumber(
+                (
+                  await repo
+                    .filtered(ex, scope, filters)
+                    .select((eb) => eb.fn.countAll().as('n'))
+                    .executeTakeFirstOrThrow()
+                ).n as bigint,
+              );
         },
         view: transactionView,
       });

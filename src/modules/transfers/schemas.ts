@@ -12,7 +12,13 @@ export const TransferOutBody = Type.Object(
   {
     source: account('InternalAccount', 'The internal account debited'),
     destination: account('ExternalAccount', 'The external account paid; same currency'),
-    amount: Type.Optional(Type.Integer({ minimum: 1, maximum: Number(MAX_AMOUNT), description: 'Smallest unit of the accounts’ currency; omitted: the whole available balance of the source (fees are taken from it)' })),
+    amount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number(MAX_AMOUNT),
+        description: 'Smallest unit of the accounts’ currency; omitted: the whole available balance of the source (fees are taken from it)',
+      }),
+    ),
     description: Type.Optional(Text(500)),
   },
   { additionalProperties: false },

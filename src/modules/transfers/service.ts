@@ -16,7 +16,14 @@ import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
 import { newPaymentRow, payoutRow } from '../transactions/row.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
-import { checkCurrencyLimits, counterpartyInformation, paymentRailOf, usableExternalAccount, usableInternalAccount, type AccountDeps } from '../transactions/rules.js';
+import {
+  checkCurrencyLimits,
+  counterpartyInformation,
+  paymentRailOf,
+  usableExternalAccount,
+  usableInternalAccount,
+  type AccountDeps,
+} from '../transactions/rules.js';
 import { transactionView } from '../transactions/view.js';
 import type { TransferIn, TransferOut } from './schemas.js';
 
@@ -44,13 +51,21 @@ export function createTransferService(deps: TransferServiceDeps) {
       const internal = await usableInternalAccount(deps, ex, scope, input.source.accountId);
       const external = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
       if (external.currency !== internal.currency) {
-        throw invalidField('destination.accountId', `is a ${external.currency} account but the source holds ${internal.currency}; transfers do not convert (create a quote instead)`);
+        throw invalidField(
+          'destination.accountId',
+          `is a ${external.currency} account but the source holds ${internal.currency}; transfers do not convert (create a quote instead)`,
+        );
       }
       // Without an amount the whole available balance moves (the vendor's behaviour). It is read
       // here; a payment that lowers it meanwhile makes the reservation fail with INSUFFICIENT_FUNDS.
       const available = balanceOf({ ...internal, id: internal.id }).available;
       if (input.amount === undefined && available < 1n) {
-        throw ledgerErrors.INSUFFICIENT_FUNDS({ accountId: internal.id, currency: internal.currency, available: Number(available), requested: 'the whole available balance' });
+        throw ledgerErrors.INSUFFICIENT_FUNDS({
+          accountId: internal.id,
+          currency: internal.currency,
+          available: Number(available),
+          requested: 'the whole available balance',
+        });
       }
       const amount = input.amount === undefined ? available : BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
@@ -75,7 +90,10 @@ export function createTransferService(deps: TransferServiceDeps) {
       }
       // Pulling money is allowed only from the account holder's own bank account.
       if (external.customer_id !== internal.customer_id) {
-        throw invalidField('source.accountId', 'belongs to another owner than the destination internal account; pull only from the owner’s own external account');
+        throw invalidField(
+          'source.accountId',
+          'belongs to another owner than the destination internal account; pull only from the owner’s own external account',
+        );
       }
       const amount = BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);

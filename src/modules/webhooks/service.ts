@@ -26,13 +26,21 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const ex = db.executor();
     const [events, attempts] = await Promise.all([
       webhookStore.eventsOf(ex, scope, [...new Set(rows.map((r) => r.event_id))]),
-      webhookStore.attemptsOf(ex, scope, rows.map((r) => r.id)),
+      webhookStore.attemptsOf(
+        ex,
+        scope,
+        rows.map((r) => r.id),
+      ),
     ]);
     const eventById = new Map(events.map((e) => [e.id, e]));
     return rows.map((r) => {
       const event = eventById.get(r.event_id);
       if (!event) throw new Error(`delivery ${r.id} has no event`);
-      return deliveryView(r, event, attempts.filter((a) => a.delivery_id === r.id));
+      return deliveryView(
+        r,
+        event,
+        attempts.filter((a) => a.delivery_id === r.id),
+      );
     });
   }
 
@@ -91,7 +99,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },
-        count: async () => toNumber((await webhookStore.filtered(ex, scope, filters).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n as bigint),
+        count: async () =>
+          toNumber(
+            (
+              await webhookStore
+                .filtered(ex, scope, filters)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n as bigint,
+          ),
         view: (row) => row,
       });
       return { ...result, data: await views(scope, result.data) };
