@@ -13,6 +13,18 @@ if (built.status !== 0) {
   process.exit(1);
 }
 
+// The code's formatting is part of the check (prettier; `npm run format` fixes it).
+const formatted = spawnSync(
+  process.execPath,
+  [path.join(import.meta.dirname, '../node_modules/prettier/bin/prettier.cjs'), '--check', '.', '--log-level', 'warn'],
+  {
+    cwd: path.join(import.meta.dirname, '..'),
+    stdio: 'inherit',
+  },
+);
+const formatFailures = formatted.status === 0 ? 0 : 1;
+if (formatFailures) process.stdout.write('format: the files above are not formatted (npm run format)\n');
+
 const out = path.join(os.tmpdir(), `corridor-vitest-${process.pid}.json`);
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
 const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
@@ -24,7 +36,7 @@ try {
   passed = report.numPassedTests;
   // Failed tests, plus test files that failed without a failed test (an import error, a hook).
   const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
-  failed = report.numFailedTests + brokenFiles;
+  failed = report.numFailedTests + brokenFiles + formatFailures;
   fs.rmSync(out, { force: true });
 } catch {
   failed = Math.max(failed, 1);
