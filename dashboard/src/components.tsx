@@ -26,7 +26,7 @@ export function PageHeader({ title, description, actions }: { title: string; des
       <div>
         <Title order={2}>{title}</Title>
         {description && (
-          <Text c="dimmed" size="sm" mt={4}>
+          <Text component="div" c="dimmed" size="sm" mt={4}>
             {description}
           </Text>
         )}

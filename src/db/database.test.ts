@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { openDatabase, type Database } from './database.js';
@@ -69,8 +69,8 @@ describe('SQLite durability', () => {
       const state = { first: false, second: false, read: -1 };
 
       const first = db.tx((trx) => sql`insert into t values (1)`.execute(trx)).then(() => (state.first = true));
-      await turns();
-      expect(flushes).toHaveLength(1); // committed, flushing
+      // The first flush also flushes the directory once, for real: however long the disk takes.
+      await vi.waitFor(() => expect(flushes).toHaveLength(1), { timeout: 20_000 }); // committed, flushing
       expect(state.first).toBe(false); // not answered before it is on disk
       const read = rows().then((n) => (state.read = n));
       const second = db.tx((trx) => sql`insert into t values (2)`.execute(trx)).then(() => (state.second = true));
@@ -82,13 +82,14 @@ describe('SQLite durability', () => {
       await first;
       await read;
       expect(state.read).toBe(1); // the flushed row, not the second (not committed yet)
-      await turns();
-      expect(flushes).toHaveLength(2);
+      await vi.waitFor(() => expect(flushes).toHaveLength(2), { timeout: 20_000 });
       expect(state.second).toBe(false);
       flushes[1]();
       await second;
       expect(await rows()).toBe(2);
     } finally {
+      // A failed expectation must not leave a flush held: close() waits for it.
+      for (const release of flushes) release();
       await db.close();
     }
   });

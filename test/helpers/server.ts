@@ -54,7 +54,7 @@ export interface RunningServer {
 }
 
 /** The newest modification time of the files below dir (ms). */
-function newest(dir: string): number {
+export function newest(dir: string): number {
   let t = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile()) t = Math.max(t, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
