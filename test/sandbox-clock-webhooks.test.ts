@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
 import { BASE_DELAY_MS, maxJitterMs } from '../src/events/backoff.js';
+import { webhookStore } from '../src/events/store.js';
 import { DELIVER_JOB } from '../src/events/types.js';
 import { call, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
@@ -217,5 +218,22 @@ describe('webhook retries on the sandbox clock', () => {
     clock.advance(nextAttemptAt - (await platformNow(p)));
     expect(await drainWebhooks()).toBe(1);
     expect((await delivery(p, pending.id)).status).toBe('DELIVERED');
+  });
+
+  it('a delivery job queued before its payload named the platform is still delivered', async () => {
+    const p = await platform();
+    await advance(p, 3_600);
+    const { container } = ctx;
+    const scope = { platformId: p.platformId, environment: 'SANDBOX' as const };
+    const deliveryId = await container.db.tx(async (trx) => {
+      const event = container.events.buildEvent(scope, { type: 'TEST', payload: { test: { message: 'queued earlier' } } });
+      await webhookStore.insertEvent(trx, event);
+      const row = await container.events.addDelivery(event, { url: null, hasTarget: true, enqueue: false });
+      await container.jobs.enqueue({ kind: DELIVER_JOB, payload: { deliveryId: row.id } });
+      return row.id;
+    });
+    expect(await drainWebhooks()).toBe(1);
+    expect(p.receiver.accepted().map((e) => e.test?.message)).toEqual(['queued earlier']);
+    expect((await delivery(p, deliveryId)).status).toBe('DELIVERED');
   });
 });
