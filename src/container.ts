@@ -35,6 +35,7 @@ import { createSandboxClocks } from './modules/sandbox/clock.js';
 import { createSandboxClockService } from './modules/sandbox/clock-service.js';
 import { PAYMENT_JOB_KINDS } from './modules/transactions/engine.js';
 import { INCOMING_JOB_KINDS } from './modules/incoming/service.js';
+import { DELIVER_JOB } from './events/types.js';
 
 export interface Overrides {
   clock?: Clock;
@@ -117,6 +118,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     allowPrivate: config.webhookAllowPrivateAddresses,
     resolve: overrides.webhookResolve,
     secrets,
+    retryAt: sandboxClocks.retryAt,
   });
   const ledger = createLedger({ db, clock });
 
@@ -212,6 +214,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
           ...PAYMENT_JOB_KINDS.map((k) => [k, payments.engine.runJob] as const),
           ...INCOMING_JOB_KINDS.map((k) => [k, incoming.service.runJob] as const),
         ]),
+        followers: [DELIVER_JOB],
+        wake: wakeKinds,
       }),
     },
     /** Incoming payments: processNext() runs due approval deadlines (worker). */

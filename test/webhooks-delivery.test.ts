@@ -232,7 +232,11 @@ describe('durability', () => {
       // One more, claimed but never finished: the node dies in the middle of its attempt.
       const last = await emitTo(first, s, TX(2099), { i: 20 });
       ids.push(last.webhookId);
-      expect((await first.jobs.claimNext([DELIVER_JOB], DELIVERY_LEASE_MS))?.payload).toEqual({ deliveryId: last.deliveryId });
+      expect((await first.jobs.claimNext([DELIVER_JOB], DELIVERY_LEASE_MS))?.payload).toEqual({
+        deliveryId: last.deliveryId,
+        platformId: platform.id,
+        environment: 'SANDBOX',
+      });
       await first.close();
 
       down.respondWith(200);

@@ -9,7 +9,7 @@ import type { ConfigCache } from '../modules/platforms/config-cache.js';
 import type { Sealer } from '../secrets/envelope.js';
 import { createWebhookKeys } from './keys.js';
 import { createOutbox } from './outbox.js';
-import { createDeliveryWorker } from './worker.js';
+import { createDeliveryWorker, type DeliveryWorkerDeps } from './worker.js';
 
 export type { EmitInput, Emitted, Outbox } from './outbox.js';
 export { EVENT_TYPES, type EventType } from './types.js';
@@ -24,6 +24,8 @@ export function createWebhookDelivery(deps: {
   random?: () => number;
   /** Seals the signing keys at rest. */
   secrets: Sealer;
+  /** When a failed attempt's retry is due (a sandbox platform's clock): see worker.ts. */
+  retryAt?: DeliveryWorkerDeps['retryAt'];
 }) {
   const keys = createWebhookKeys({ db: deps.db, clock: deps.clock, secrets: deps.secrets });
   const outbox = createOutbox({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs });

@@ -119,7 +119,14 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
       rows.flatMap((r) => DELIVERY_COLUMNS.map((c) => r[c])),
     );
     if (opts.hasTarget && opts.enqueue !== false) {
-      await jobs.enqueue(...rows.map((r) => ({ kind: DELIVER_JOB, subject: deliverySubject(r.subject), payload: { deliveryId: r.id } })));
+      // The payload names the platform and environment, so a sandbox clock finds its retries (src/modules/sandbox/clock-service.ts).
+      await jobs.enqueue(
+        ...rows.map((r) => ({
+          kind: DELIVER_JOB,
+          subject: deliverySubject(r.subject),
+          payload: { deliveryId: r.id, platformId: r.platform_id, environment: r.environment },
+        })),
+      );
     }
     return rows;
   }

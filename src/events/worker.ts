@@ -27,6 +27,12 @@ export interface DeliveryWorkerDeps {
   resolve?: (host: string) => Promise<string[]>;
   /** Jitter source of the retry schedule. */
   random?: () => number;
+  /**
+   * When a retry `delayMs` from now is due, read in the transaction that records the attempt:
+   * `runAt` the job's real run_at, `dueAt` the delivery log's nextAttemptAt. A sandbox platform's
+   * clock (src/modules/sandbox/clock.ts); real time without it.
+   */
+  retryAt?: (trx: Executor, scope: Scope, delayMs: number) => Promise<{ runAt: Date; dueAt: Date }>;
 }
 
 /** What one attempt did, as the delivery log shows it. */
@@ -114,12 +120,16 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     return n;
   }
 
-  /** After a failed attempt: back on the schedule, or FAILED once it ran out (3 days). */
-  function afterFailure(job: Job): { changes: Partial<DeliveryRow>; finish: () => Promise<void> } {
+  /**
+   * After a failed attempt: back on the schedule, or FAILED once it ran out (3 days). A sandbox
+   * platform's retry is due when its clock reaches the attempt plus the delay (retryAt).
+   */
+  async function afterFailure(trx: Executor, scope: Scope, job: Job): Promise<{ changes: Partial<DeliveryRow>; finish: () => Promise<void> }> {
     const delay = nextAttemptDelayMs(job.attempts, deps.random);
     if (delay === null) return { changes: { status: 'FAILED', next_attempt_at: null }, finish: () => jobs.complete(job) };
-    const runAt = new Date(clock.now().getTime() + delay);
-    return { changes: { next_attempt_at: runAt.toISOString() }, finish: () => jobs.retry(job, runAt, 'webhook attempt failed') };
+    const realRunAt = new Date(clock.now().getTime() + delay);
+    const { runAt, dueAt } = deps.retryAt ? await deps.retryAt(trx, scope, delay) : { runAt: realRunAt, dueAt: realRunAt };
+    return { changes: { next_attempt_at: dueAt.toISOString() }, finish: () => jobs.retry(job, runAt, 'webhook attempt failed') };
   }
 
   async function processNext(): Promise<boolean> {
@@ -147,8 +157,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       return true;
     }
     const outcome = await attempt(scope, url, body);
-    const next = outcome.ok ? { changes: {}, finish: () => jobs.complete(job) } : afterFailure(job);
     await db.tx(async (trx) => {
+      const next = outcome.ok ? { changes: {}, finish: () => jobs.complete(job) } : await afterFailure(trx, scope, job);
       await recordAttempt(trx, delivery, outcome, next.changes);
       await next.finish();
     });

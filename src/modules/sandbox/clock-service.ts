@@ -32,7 +32,8 @@ export const SandboxAdvanceSchema = Type.Object(
     frozen: Type.Boolean({ examples: [false] }),
     stepsRun: Type.Integer({
       minimum: 0,
-      description: 'Timed steps (payment steps, quote expiries, approval deadlines) that fell due in the jump and ran',
+      description:
+        'Timed steps (payment steps, quote expiries, approval deadlines) that fell due in the jump and ran. Webhook retries that fell due are not counted: they are made due at once and the delivery worker sends them just after the answer',
       examples: [1],
     }),
   },
@@ -61,18 +62,36 @@ export const SandboxFreezeBody = Type.Object(
 
 type Handler = (trx: Executor, job: Job) => Promise<void>;
 
-export function createSandboxClockService(deps: { db: Database; base: Clock; clocks: SandboxClocks; jobs: JobQueue; handlers: Record<string, Handler> }) {
+export function createSandboxClockService(deps: {
+  db: Database;
+  base: Clock;
+  clocks: SandboxClocks;
+  jobs: JobQueue;
+  handlers: Record<string, Handler>;
+  /**
+   * Kinds whose waiting jobs move with the clock but are run by their own workers, never by an
+   * advance: webhook deliveries (a network call, not to be made in a transaction). Only those not
+   * yet due move (a retry, or a delivery waiting behind one): a first attempt, due at once in real
+   * time, is never held by a freeze.
+   */
+  followers?: readonly string[];
+  /** Wakes the workers of these kinds (after an advance made some of their jobs due). */
+  wake?: (kinds: readonly string[]) => void;
+}) {
   const { db, base, clocks } = deps;
   const kinds = Object.keys(deps.handlers);
+  const followers = [...(deps.followers ?? [])];
   const ofPlatform = (platformId: string) => `%"platformId":"${platformId}"%`;
 
-  /** The platform's timed sandbox jobs (their payload names the platform and environment). */
-  const timedJobs = (ex: Executor, platformId: string) =>
-    ex.selectFrom('jobs').where('kind', 'in', kinds).where('payload', 'like', ofPlatform(platformId)).where('payload', 'like', '%"environment":"SANDBOX"%');
+  /** The platform's sandbox jobs of these kinds (their payload names the platform and environment). */
+  const jobsOf = (ex: Executor, platformId: string, ofKinds: string[]) =>
+    ex.selectFrom('jobs').where('kind', 'in', ofKinds).where('payload', 'like', ofPlatform(platformId)).where('payload', 'like', '%"environment":"SANDBOX"%');
+  /** The platform's timed sandbox jobs, run by an advance. */
+  const timedJobs = (ex: Executor, platformId: string) => jobsOf(ex, platformId, kinds);
 
   /** Changes the clock under its row lock and moves the platform's timed jobs with it, in one transaction. */
   async function change(platformId: string, next: (old: ClockState, realMs: number) => ClockState): Promise<ClockState> {
-    const state = await db.tx(async (trx) => {
+    const { updated: state, followersDue } = await db.tx(async (trx) => {
       const nowIso = base.now().toISOString();
       await trx
         .insertInto('sandbox_clocks')
@@ -90,13 +109,23 @@ export function createSandboxClockService(deps: { db: Database; base: Clock; clo
         .set({ offset_ms: updated.offsetMs, frozen_at_ms: updated.frozenAtMs, updated_at: nowIso })
         .where('platform_id', '=', platformId)
         .execute();
-      for (const job of await timedJobs(trx, platformId).select(['id', 'run_at']).execute()) {
-        const runAt = new Date(toReal(updated, toSandbox(old, Date.parse(job.run_at)))).toISOString();
-        if (runAt !== job.run_at) await trx.updateTable('jobs').set({ run_at: runAt }).where('id', '=', job.id).execute();
+      const waiting = followers.length ? await jobsOf(trx, platformId, followers).select(['id', 'run_at']).where('run_at', '>', nowIso).execute() : [];
+      const move = (id: string, from: string, to: string) =>
+        to === from ? undefined : trx.updateTable('jobs').set({ run_at: to }).where('id', '=', id).execute();
+      for (const job of await timedJobs(trx, platformId).select(['id', 'run_at']).execute())
+        await move(job.id, job.run_at, new Date(toReal(updated, toSandbox(old, Date.parse(job.run_at)))).toISOString());
+      // A follower whose due time the clock has reached is due now in real time, frozen or not: its worker runs it.
+      let followersDue = false;
+      for (const job of waiting) {
+        const dueMs = toSandbox(old, Date.parse(job.run_at));
+        const reached = dueMs <= platformMs(updated, realMs);
+        followersDue ||= reached;
+        await move(job.id, job.run_at, reached ? nowIso : new Date(toReal(updated, dueMs)).toISOString());
       }
-      return updated;
+      return { updated, followersDue };
     });
     clocks.remember(platformId, state);
+    if (followersDue) deps.wake?.(followers);
     return state;
   }
 
@@ -212,6 +241,8 @@ export function sandboxClockRoutes(app: App, { sandbox }: Container) {
       schema: {
         tags,
         summary: "Move this platform's sandbox time forward and run the timed steps that fall due (sandbox only)",
+        description:
+          "Payment steps, quote expiries and approval deadlines that fall due run before the answer, each at its own due time. Webhook retries that fall due become due at once and are sent by the delivery worker right after (an attempt is a network call); their body's timestamp and signature time stay real.",
         body: SandboxAdvanceBody,
         response: { 200: SandboxAdvanceSchema },
       },

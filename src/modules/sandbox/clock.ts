@@ -46,8 +46,10 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
   const cache = new Map<string, { state: ClockState; untilMs: number }>();
   const timed = new Set(deps.timedKinds);
 
-  async function read(ex: Executor, platformId: string): Promise<ClockState> {
-    const row = await ex.selectFrom('sandbox_clocks').select(['offset_ms', 'frozen_at_ms']).where('platform_id', '=', platformId).executeTakeFirst();
+  async function read(ex: Executor, platformId: string, share = false): Promise<ClockState> {
+    let q = ex.selectFrom('sandbox_clocks').select(['offset_ms', 'frozen_at_ms']).where('platform_id', '=', platformId);
+    if (share && db.dialect === 'postgres') q = q.forShare();
+    const row = await q.executeTakeFirst();
     return row ? { offsetMs: toNumber(row.offset_ms), frozenAtMs: row.frozen_at_ms === null ? null : toNumber(row.frozen_at_ms) } : REAL_TIME;
   }
 
@@ -101,6 +103,28 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
         (state) => als.run({ platformId: auth.platformId, state }, () => done()),
         (err: Error) => done(err),
       );
+    },
+
+    /**
+     * When a failed webhook attempt's retry `delayMs` away is due (events/worker.ts): a SANDBOX
+     * platform's retry when its clock reaches now + delayMs (dueAt, the delivery log's
+     * nextAttemptAt; runAt, the job's real run_at, held while the clock is frozen); real time
+     * otherwise. Read in the worker's transaction, under a share lock of the clock's row on
+     * PostgreSQL (the row is made first, at real time, if the platform never touched its clock), so
+     * an advance or freeze waits for the retry and then moves it; SQLite writes one at a time.
+     */
+    async retryAt(ex: Executor, scope: Scope, delayMs: number): Promise<{ runAt: Date; dueAt: Date }> {
+      const realMs = base.now().getTime();
+      if (scope.environment !== 'SANDBOX') return { runAt: new Date(realMs + delayMs), dueAt: new Date(realMs + delayMs) };
+      if (db.dialect === 'postgres')
+        await ex
+          .insertInto('sandbox_clocks')
+          .values({ platform_id: scope.platformId, offset_ms: 0, frozen_at_ms: null, updated_at: new Date(realMs).toISOString() })
+          .onConflict((oc) => oc.column('platform_id').doNothing())
+          .execute();
+      const state = await read(ex, scope.platformId, true);
+      const dueMs = platformMs(state, realMs) + delayMs;
+      return { runAt: new Date(toReal(state, dueMs)), dueAt: new Date(dueMs) };
     },
 
     /**
