@@ -113,7 +113,9 @@ describe('dashboard sessions', async () => {
     const b = await signIn(ctx, 'admin@example.com');
     const body = { name: 'from the dashboard', permissions: ['VIEW'] };
     expectError(await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, csrf: null }), 403, 'CSRF_TOKEN_INVALID');
-    expectError(await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, csrf: `${b.csrf!.slice(0, -1)}A` }), 403, 'CSRF_TOKEN_INVALID');
+    // One character changed (never to itself: a token ending in A would otherwise stay right).
+    const wrong = `${b.csrf!.slice(0, -1)}${b.csrf!.endsWith('A') ? 'B' : 'A'}`;
+    expectError(await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, csrf: wrong }), 403, 'CSRF_TOKEN_INVALID');
     expectError(await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, origin: 'https://evil.example' }), 403, 'CSRF_TOKEN_INVALID');
     expectError(await send(ctx, b, 'POST', `${API_PREFIX}/tokens`, { body, origin: null }), 403, 'CSRF_TOKEN_INVALID');
     // Another session's CSRF token does not fit this session.
