@@ -71,6 +71,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JOB_MAX_ATTEMPTS: '0' })).toThrowError(/JOB_MAX_ATTEMPTS/);
   });
 
+  it('KYC_ATTESTATION is PLATFORM unless the operator keeps it', () => {
+    expect(loadConfig({}).kycAttestation).toBe('PLATFORM');
+    expect(loadConfig({ KYC_ATTESTATION: 'OPERATOR' }).kycAttestation).toBe('OPERATOR');
+    expect(() => loadConfig({ KYC_ATTESTATION: 'operator' })).toThrowError(/KYC_ATTESTATION/);
+  });
+
   it('checks OTEL_EXPORTER_OTLP_ENDPOINT is a URL', () => {
     expect(loadConfig({}).otlpEndpoint).toBeUndefined();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otlpEndpoint).toBe('http://collector:4318');

@@ -14,6 +14,8 @@ export interface Config {
   pg: { poolSize: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
   /** Attempts a failing job gets before it is dead-lettered for an operator (`npx corridor jobs dead`). */
   jobMaxAttempts: number;
+  /** Who may set a customer's kycStatus in PRODUCTION: the platform (PATCH, audited) or only the operator (CLI). */
+  kycAttestation: 'PLATFORM' | 'OPERATOR';
   logLevel: string;
   /** Divides every sandbox delay (D9), so tests can run the 30 s and 6 min patterns in moments. */
   sandboxTimeScale: number;
@@ -172,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
   const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
   if (otlpEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(otlpEndpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
+  const kycAttestation = env.KYC_ATTESTATION || 'PLATFORM';
+  if (kycAttestation !== 'PLATFORM' && kycAttestation !== 'OPERATOR') problems.push('KYC_ATTESTATION must be PLATFORM or OPERATOR');
   const config: Config = {
     host,
     port,
@@ -184,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleInTransactionTimeoutMs: integer(env, 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', 0, 0, 86_400_000, problems),
     },
     jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 25, 1, 1_000_000, problems),
+    kycAttestation: kycAttestation as Config['kycAttestation'],
     logLevel: env.LOG_LEVEL || 'info',
     sandboxTimeScale: scale,
     bootstrapClientId: id,

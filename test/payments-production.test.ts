@@ -40,12 +40,19 @@ async function outboxEvents(transactionId: string): Promise<Array<[string, strin
   return rows.map((r) => [r.type, (JSON.parse(r.body) as { transaction: { status: string } }).transaction.status]);
 }
 
+/** The platform attests a PRODUCTION customer's KYC (KYC_ATTESTATION=PLATFORM, the default). */
+async function approve(customerId: string, auth = prod, c = ctx) {
+  const r = await call(c, 'PATCH', `/customers/${customerId}`, { auth, body: { customerType: 'INDIVIDUAL', kycStatus: 'APPROVED' } });
+  if (r.status !== 200) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
 const operate = (id: string, kind: 'COMPLETE' | 'FAIL') =>
   ctx.container.payments.engine.operate(id, kind === 'COMPLETE' ? { kind } : { kind, reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'test operator');
 
 describe('the manual rail', () => {
   it('pulls and payouts wait in PROCESSING until the operator settles or fails them', async () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
+    await approve(customer.id);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
     const pulled = await call(ctx, 'POST', '/transfer-in', {
       auth: prod,
@@ -81,6 +88,7 @@ describe('the manual rail', () => {
 
   it('an executed quote waits in PROCESSING, its funds reserved, until the operator settles it', async () => {
     const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
+    await approve(customer.id);
     const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
     await call(ctx, 'POST', '/transfer-in', {
       auth: prod,
@@ -125,6 +133,85 @@ describe('the manual rail', () => {
     const sandbox = await fundedCustomer(ctx, ['USD'], 0);
     const sandboxIban = await externalAccount(ctx, 'IBAN', '000', { customerId: sandbox.customer.id });
     expect((await quoteFromAccount(ctx, sandbox.accounts.USD.id, sandboxIban.id, 10_000)).body.totalReceivingAmount).toBe(9172);
+  });
+});
+
+describe('PRODUCTION money moves only for verified customers', () => {
+  it('transfer-in, transfer-out and quote execution answer 400 CUSTOMER_NOT_VERIFIED until the customer is APPROVED; the attestation is audited', async () => {
+    writeRates(new Date());
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 0, prod);
+    expect(customer.kycStatus).toBe('UNVERIFIED');
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
+    const pull = () =>
+      call(ctx, 'POST', '/transfer-in', { auth: prod, body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 20_000 } });
+    const refused = expectError(await pull(), 400, 'CUSTOMER_NOT_VERIFIED');
+    expect(refused.details).toEqual({ customerId: customer.id, field: 'kycStatus', kycStatus: 'UNVERIFIED', required: 'APPROVED' });
+    expect(refused.message).toContain(customer.id);
+
+    // PENDING is not enough either.
+    await call(ctx, 'PATCH', `/customers/${customer.id}`, { auth: prod, body: { customerType: 'INDIVIDUAL', kycStatus: 'PENDING' } });
+    expectError(await pull(), 400, 'CUSTOMER_NOT_VERIFIED');
+    await approve(customer.id);
+    const pulled = await pull();
+    expect(pulled.body.status).toBe('PROCESSING');
+    await operate(pulled.body.id, 'COMPLETE');
+    const entries = (await ctx.container.db.executor().selectFrom('audit_log').selectAll().where('target', '=', customer.id).orderBy('id').execute()).map(
+      (e) => [e.actor_type, e.action, e.platform_id, e.environment, JSON.parse(e.details!)],
+    );
+    expect(entries).toEqual([
+      ['TOKEN', 'customer kyc', ctx.platform.platformId, 'PRODUCTION', { from: 'UNVERIFIED', to: 'PENDING' }],
+      ['TOKEN', 'customer kyc', ctx.platform.platformId, 'PRODUCTION', { from: 'PENDING', to: 'APPROVED' }],
+    ]);
+
+    // A quote created while APPROVED does not execute once the customer is REJECTED, nor does a transfer-out.
+    const iban = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id, auth: prod });
+    const q = (await quoteFromAccount(ctx, accounts.USD.id, iban.id, 10_000, {}, prod)).body;
+    await call(ctx, 'PATCH', `/customers/${customer.id}`, { auth: prod, body: { customerType: 'INDIVIDUAL', kycStatus: 'REJECTED' } });
+    expect(expectError(await call(ctx, 'POST', `/quotes/${q.id}/execute`, { auth: prod }), 400, 'CUSTOMER_NOT_VERIFIED').details).toMatchObject({
+      customerId: customer.id,
+      kycStatus: 'REJECTED',
+    });
+    expectError(
+      await call(ctx, 'POST', '/transfer-out', {
+        auth: prod,
+        body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 1_000 },
+      }),
+      400,
+      'CUSTOMER_NOT_VERIFIED',
+    );
+    expectError(await quoteFromAccount(ctx, accounts.USD.id, iban.id, 1_000, { immediatelyExecute: true }, prod), 400, 'CUSTOMER_NOT_VERIFIED');
+    expect(await balance(ctx, accounts.USD.id, prod)).toBe(20_000);
+  });
+
+  it('the sandbox is unchanged: its customers pay without an attestation', async () => {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 5_000);
+    await call(ctx, 'PATCH', `/customers/${customer.id}`, { body: { customerType: 'INDIVIDUAL', kycStatus: 'REJECTED' } });
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id });
+    const paid = await call(ctx, 'POST', '/transfer-out', {
+      body: { source: { accountId: accounts.USD.id }, destination: { accountId: bank.id }, amount: 1_000 },
+    });
+    expect(paid.status).toBe(201);
+  });
+
+  it('KYC_ATTESTATION=OPERATOR: a PRODUCTION token may not set kycStatus (403); the operator does', async () => {
+    const op = await testContext({ env: { RATES_FILE: ratesFile, RATES_MAX_AGE_MS: '60000', KYC_ATTESTATION: 'OPERATOR' } });
+    const token = await op.platform.token(['VIEW', 'TRANSACT', 'MANAGE'], 'PRODUCTION');
+    const { customer, accounts } = await fundedCustomer(op, ['USD'], 0, token);
+    const patch = await call(op, 'PATCH', `/customers/${customer.id}`, { auth: token, body: { customerType: 'INDIVIDUAL', kycStatus: 'APPROVED' } });
+    expect(expectError(patch, 403, 'KYC_ATTESTED_BY_OPERATOR').details).toEqual({ customerId: customer.id, field: 'kycStatus' });
+    // Other fields stay the platform's; the sandbox keeps its PATCH.
+    expect((await call(op, 'PATCH', `/customers/${customer.id}`, { auth: token, body: { customerType: 'INDIVIDUAL', fullName: 'Ada King' } })).status).toBe(
+      200,
+    );
+    const sandbox = await fundedCustomer(op, ['USD'], 0);
+    expect((await call(op, 'PATCH', `/customers/${sandbox.customer.id}`, { body: { customerType: 'INDIVIDUAL', kycStatus: 'REJECTED' } })).status).toBe(200);
+
+    const bank = await externalAccount(op, 'US_ACCOUNT', '000', { customerId: customer.id, auth: token });
+    const pull = () =>
+      call(op, 'POST', '/transfer-in', { auth: token, body: { source: { accountId: bank.id }, destination: { accountId: accounts.USD.id }, amount: 700 } });
+    expectError(await pull(), 400, 'CUSTOMER_NOT_VERIFIED');
+    expect(await op.container.services.customers.attestKyc(customer.id, 'APPROVED')).toMatchObject({ kycStatus: 'APPROVED', previousKycStatus: 'UNVERIFIED' });
+    expect((await pull()).body.status).toBe('PROCESSING');
   });
 });
 

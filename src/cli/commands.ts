@@ -8,6 +8,7 @@ import { registerBackupCommands } from '../backup/cli.js';
 import { registerAuditCommands } from '../audit/cli.js';
 import { registerRetentionCommands } from '../retention/cli.js';
 import { registerJobCommands } from '../db/jobs-cli.js';
+import { registerCustomerCommands } from '../modules/customers/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
 export const cliCommands: Array<(program: Command) => void> = [
@@ -20,4 +21,5 @@ export const cliCommands: Array<(program: Command) => void> = [
   registerAuditCommands,
   registerRetentionCommands,
   registerJobCommands,
+  registerCustomerCommands,
 ];
