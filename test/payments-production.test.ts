@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, testContext, type TestContext } from './helpers/context.js';
+import { loadConfig } from '../src/config.js';
+import { createContainer } from '../src/container.js';
+import { call, expectError, TEST_KEK, testContext, type TestContext } from './helpers/context.js';
+import { cli, serverEnvironment } from './helpers/server.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
 import { balance, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 
@@ -213,6 +216,38 @@ describe('PRODUCTION money moves only for verified customers', () => {
     expect(await op.container.services.customers.attestKyc(customer.id, 'APPROVED')).toMatchObject({ kycStatus: 'APPROVED', previousKycStatus: 'UNVERIFIED' });
     expect((await pull()).body.status).toBe('PROCESSING');
   });
+});
+
+describe('npx corridor customer kyc', () => {
+  it("sets a customer's kycStatus in any scope, refusing unknown customers; the command is audited", async () => {
+    const { env, cleanup } = await serverEnvironment();
+    const all = { ...env, CORRIDOR_KEK: TEST_KEK, KYC_ATTESTATION: 'OPERATOR' };
+    try {
+      const container = await createContainer(loadConfig(all));
+      const platform = await container.services.platforms.create('Attested');
+      const scope = { platformId: platform.id, environment: 'PRODUCTION' as const };
+      const customer = await container.services.customers.create(scope, { platformCustomerId: 'kyc-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+      await container.close();
+
+      const done = cli(['customer', 'kyc', '--customer', customer.id, '--status', 'APPROVED', '--json'], all);
+      expect(done.stderr).toBe('');
+      expect(JSON.parse(done.stdout)).toEqual({ customerId: customer.id, kycStatus: 'APPROVED', previousKycStatus: 'UNVERIFIED' });
+      const unknown = cli(['customer', 'kyc', '--customer', 'Customer:019a6f1e-8f3c-7cc1-9d6e-000000000000', '--status', 'REJECTED'], all);
+      expect(unknown.status).not.toBe(0);
+      expect(unknown.stderr).toMatch(/No customer/);
+
+      const after = await createContainer(loadConfig(all));
+      expect((await after.services.customers.get(scope, customer.id)).kycStatus).toBe('APPROVED');
+      const entries = await after.db.executor().selectFrom('audit_log').select(['actor_type', 'action', 'outcome']).orderBy('id').execute();
+      expect(entries.map((e) => [e.actor_type, e.action, e.outcome])).toEqual([
+        ['OPERATOR', 'customer kyc', 'SUCCEEDED'],
+        ['OPERATOR', 'customer kyc', 'FAILED'],
+      ]);
+      await after.close();
+    } finally {
+      await cleanup();
+    }
+  }, 120_000);
 });
 
 describe('without a production rate source', () => {
