@@ -99,7 +99,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
 
   app.addHook('onSend', async (req, reply) => standardHeaders(req, reply));
   // Metrics first, then load shedding, which refuses before authentication does any work.
-  const metrics = registerMetrics(app, container.db.stats, container.config.metricsToken);
+  const metrics = registerMetrics(app, container.db.stats, container.config.metricsToken, () => container.jobs.deadCount());
   await registerOverload(app, container.config, metrics, options.pressureCheck);
 
   // Every API route declares its permission; POST routes honour Idempotency-Key; every route

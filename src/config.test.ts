@@ -60,6 +60,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '10' })).toThrowError(/KEEP_ALIVE_TIMEOUT_MS/);
   });
 
+  it('reads the PostgreSQL pool and timeouts and the jobs attempt limit, refusing values out of range', () => {
+    expect(loadConfig({})).toMatchObject({ pg: { poolSize: 10, statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 }, jobMaxAttempts: 25 });
+    expect(
+      loadConfig({ PG_POOL_SIZE: '40', PG_STATEMENT_TIMEOUT_MS: '30000', PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '60000', JOB_MAX_ATTEMPTS: '5' }),
+    ).toMatchObject({ pg: { poolSize: 40, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 }, jobMaxAttempts: 5 });
+    expect(() => loadConfig({ PG_POOL_SIZE: '0' })).toThrowError(/PG_POOL_SIZE/);
+    expect(() => loadConfig({ PG_STATEMENT_TIMEOUT_MS: '-1' })).toThrowError(/PG_STATEMENT_TIMEOUT_MS/);
+    expect(() => loadConfig({ PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: 'soon' })).toThrowError(/PG_IDLE_IN_TRANSACTION_TIMEOUT_MS/);
+    expect(() => loadConfig({ JOB_MAX_ATTEMPTS: '0' })).toThrowError(/JOB_MAX_ATTEMPTS/);
+  });
+
+  it('KYC_ATTESTATION is PLATFORM unless the operator keeps it', () => {
+    expect(loadConfig({}).kycAttestation).toBe('PLATFORM');
+    expect(loadConfig({ KYC_ATTESTATION: 'OPERATOR' }).kycAttestation).toBe('OPERATOR');
+    expect(() => loadConfig({ KYC_ATTESTATION: 'operator' })).toThrowError(/KYC_ATTESTATION/);
+  });
+
   it('checks OTEL_EXPORTER_OTLP_ENDPOINT is a URL', () => {
     expect(loadConfig({}).otlpEndpoint).toBeUndefined();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otlpEndpoint).toBe('http://collector:4318');

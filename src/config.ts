@@ -10,6 +10,12 @@ export interface Config {
   databaseUrl?: string;
   /** SQLite durability: FULL (default) fsyncs every commit; NORMAL trades the last commits on power loss for speed. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** PostgreSQL: connections per process, and server-side limits on one statement and on a transaction left idle (0: none). */
+  pg: { poolSize: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+  /** Attempts a failing job gets before it is dead-lettered for an operator (`npx corridor jobs dead`). */
+  jobMaxAttempts: number;
+  /** Who may set a customer's kycStatus in PRODUCTION: the platform (PATCH, audited) or only the operator (CLI). */
+  kycAttestation: 'PLATFORM' | 'OPERATOR';
   logLevel: string;
   /** Divides every sandbox delay (D9), so tests can run the 30 s and 6 min patterns in moments. */
   sandboxTimeScale: number;
@@ -168,12 +174,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
   const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
   if (otlpEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(otlpEndpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
+  const kycAttestation = env.KYC_ATTESTATION || 'PLATFORM';
+  if (kycAttestation !== 'PLATFORM' && kycAttestation !== 'OPERATOR') problems.push('KYC_ATTESTATION must be PLATFORM or OPERATOR');
   const config: Config = {
     host,
     port,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     sqliteSynchronous: sync as Config['sqliteSynchronous'],
+    pg: {
+      poolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000, problems),
+      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 0, 0, 86_400_000, problems),
+      idleInTransactionTimeoutMs: integer(env, 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', 0, 0, 86_400_000, problems),
+    },
+    jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 25, 1, 1_000_000, problems),
+    kycAttestation: kycAttestation as Config['kycAttestation'],
     logLevel: env.LOG_LEVEL || 'info',
     sandboxTimeScale: scale,
     bootstrapClientId: id,

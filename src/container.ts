@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.js';
 import { createAuthenticator } from './http/auth.js';
 import { createIdempotency } from './http/idempotency.js';
 import { createJobQueue } from './db/jobs.js';
+import { DELIVER_JOB } from './events/types.js';
 import { createWebhookDelivery } from './events/index.js';
 import { createConfigService } from './modules/config/service.js';
 import { createConfigCache } from './modules/platforms/config-cache.js';
@@ -67,7 +68,15 @@ async function sharedSecret(db: Database, key: string): Promise<string> {
 
 /** Builds every service over one database. No module reaches for globals: tests swap what they need. */
 export async function createContainer(config: Config, overrides: Overrides = {}) {
-  const db = overrides.db ?? (await openDatabase({ url: databaseUrl(config), sqliteSynchronous: config.sqliteSynchronous }));
+  const db =
+    overrides.db ??
+    (await openDatabase({
+      url: databaseUrl(config),
+      sqliteSynchronous: config.sqliteSynchronous,
+      poolSize: config.pg.poolSize,
+      statementTimeoutMs: config.pg.statementTimeoutMs,
+      idleInTransactionTimeoutMs: config.pg.idleInTransactionTimeoutMs,
+    }));
   await migrate(db);
   // Real time; and each platform's sandbox clock (src/modules/sandbox/clock.ts): `clock` answers a
   // sandbox platform's time inside its requests and jobs, real time elsewhere. Idempotency, rates,
@@ -106,6 +115,9 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     nodeId: `node-${randomBytes(6).toString('hex')}`,
     onEnqueue: wakeJobWaiters,
     runAtOf: sandboxClocks.runAtOf,
+    maxAttempts: config.jobMaxAttempts,
+    // Webhook deliveries end FAILED on their own 3-day schedule (src/events/backoff.ts).
+    ownSchedule: [DELIVER_JOB],
   });
   const secrets = overrides.secrets ?? loadSecrets(config);
   // Platform configurations as payments read them, reused for a moment (PATCH /config refreshes).
@@ -122,7 +134,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   });
   const ledger = createLedger({ db, clock });
 
-  const customers = createCustomerService({ db, clock, cursors });
+  const customers = createCustomerService({ db, clock, cursors, kycAttestation: config.kycAttestation });
   const beneficialOwners = createOwnerService({ db, clock, cursors, customers });
   const services = {
     platforms: createPlatformService({ db, clock: realClock, umaBaseDomain: config.umaBaseDomain }),

@@ -1,7 +1,11 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../src/app.js';
-import { basic, call, expectError, testContext } from './helpers/context.js';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { createContainer } from '../src/container.js';
+import { basic, call, expectError, TEST_KEK, testContext } from './helpers/context.js';
+import { serverEnvironment } from './helpers/server.js';
 
 describe('token expiry', async () => {
   // No credential cache: every request asks the database, as another node would after AUTH_CACHE_TTL_MS.
@@ -103,5 +107,30 @@ describe('request timeout', async () => {
   it('reads the timeouts from the environment', () => {
     expect(ctx.app.server.requestTimeout).toBe(200);
     expect(ctx.app.server.keepAliveTimeout).toBe(72_000);
+  });
+});
+
+describe('PostgreSQL settings from the environment', () => {
+  it('PG_STATEMENT_TIMEOUT_MS and PG_IDLE_IN_TRANSACTION_TIMEOUT_MS reach every connection, beside the schema a DATABASE_URL chooses', async () => {
+    const { env, cleanup } = await serverEnvironment('postgres');
+    try {
+      const container = await createContainer(
+        loadConfig({ ...env, CORRIDOR_KEK: TEST_KEK, PG_POOL_SIZE: '3', PG_STATEMENT_TIMEOUT_MS: '45000', PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '90000' }),
+      );
+      try {
+        const show = async (name: string) => (await sql.raw<Record<string, string>>(`show ${name}`).execute(container.db.executor())).rows[0][name];
+        expect(await show('statement_timeout')).toBe('45s');
+        expect(await show('idle_in_transaction_session_timeout')).toBe('90s');
+        expect(await show('search_path')).toBe(/search_path=(\w+)/.exec(decodeURIComponent(env.DATABASE_URL))![1]);
+        // Inside a transaction too (its own pooled client).
+        expect(
+          await container.db.tx(async (trx) => (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(trx)).rows[0].statement_timeout),
+        ).toBe('45s');
+      } finally {
+        await container.close();
+      }
+    } finally {
+      await cleanup();
+    }
   });
 });

@@ -114,15 +114,47 @@ describe('posted transfers', () => {
     expect(err.code).toBe('BALANCE_LIMIT_EXCEEDED');
     expect(err.status).toBe(400);
     expect((await fund(ctx, usd, 10)).body.balance.amount).toBe(Number.MAX_SAFE_INTEGER);
-    // The system account on the other side cannot pass −(2^53−1) either.
+    // The system account on the other side is not capped: it passes −(2^53−1).
     const { usd: second } = await funded(0);
-    const big = await rejection(
-      ctx.container.ledger.transfer(scope, {
-        businessId: second,
-        transfers: [{ debitAccountId: source, creditAccountId: second, amount: 11n, code: 'FUNDING' }],
-      }),
-    );
-    expect(big.code).toBe('BALANCE_LIMIT_EXCEEDED');
+    await ctx.container.ledger.transfer(scope, {
+      businessId: second,
+      transfers: [{ debitAccountId: source, creditAccountId: second, amount: 11n, code: 'FUNDING' }],
+    });
+    expect((await ctx.container.ledger.balance(scope, source))?.posted).toBe(-(MAX_BALANCE + 1n));
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('system accounts whose lifetime totals pass 2^53 do not stop payments, and the ledger still verifies', async () => {
+    // A platform of its own, whose system accounts already moved 2^62 (written straight into the
+    // database, as years of payouts would have: one journal and its transfer, totals to match).
+    const p = await ctx.newPlatform();
+    const own: Scope = { platformId: p.platformId, environment: 'SANDBOX' };
+    const l = ctx.container.ledger;
+    const printer = await l.systemAccount(own, 'SANDBOX_FUNDING', 'USD');
+    const payouts = await l.systemAccount(own, 'PAYOUTS_IN_FLIGHT', 'USD');
+    const huge = 2n ** 62n;
+    const journal = newId('Journal');
+    const at = new Date().toISOString();
+    await ctx.container.db.tx(async (trx) => {
+      await sql`insert into ledger_journals (id, platform_id, environment, business_id, description, created_at)
+        values (${journal}, ${own.platformId}, 'SANDBOX', ${journal}, 'years of payouts', ${at})`.execute(trx);
+      await sql`insert into ledger_transfers (id, platform_id, environment, journal_id, phase, pending_id, code, business_id, debit_account_id, credit_account_id, currency, amount, created_at)
+        values (${newId('LedgerTransfer')}, ${own.platformId}, 'SANDBOX', ${journal}, 'POSTED', null, 'PAYOUT', ${journal}, ${printer}, ${payouts}, 'USD', cast(${huge.toString()} as bigint), ${at})`.execute(
+        trx,
+      );
+      await sql`update ledger_accounts set debits_posted = cast(${huge.toString()} as bigint) where id = ${printer}`.execute(trx);
+      await sql`update ledger_accounts set credits_posted = cast(${huge.toString()} as bigint) where id = ${payouts}`.execute(trx);
+    });
+    await expectLedgerBalanced(ctx);
+
+    // A deposit debits the printer below −2^62 and a payout credits PAYOUTS_IN_FLIGHT above 2^62.
+    const { accounts } = await customerWithAccounts(ctx, ['USD'], { auth: p.auth });
+    const usd = accounts.USD.id as string;
+    expect((await fund(ctx, usd, 1000, p.auth)).status).toBe(200);
+    await l.transfer(own, { businessId: 'Transaction:big-1', transfers: [{ debitAccountId: usd, creditAccountId: payouts, amount: 900n, code: 'PAYOUT' }] });
+    expect((await l.balance(own, payouts))?.posted).toBe(huge + 900n);
+    expect((await l.balance(own, printer))?.posted).toBe(-huge - 1000n);
+    expect((await l.balance(own, usd))?.available).toBe(100n);
     await expectLedgerBalanced(ctx);
   });
 });

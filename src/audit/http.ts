@@ -17,7 +17,7 @@ const { $id: _ignored, ...errorResponse } = ErrorSchema as typeof ErrorSchema & 
 const AuditRecordSchema = Type.Object({
   id: Type.String(),
   createdAt: Type.String(),
-  actorType: Type.Enum(['OPERATOR', 'USER']),
+  actorType: Type.Enum(['OPERATOR', 'USER', 'TOKEN']),
   actor: Type.String(),
   action: Type.String(),
   target: Type.Union([Type.String(), Type.Null()]),

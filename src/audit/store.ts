@@ -5,7 +5,8 @@ import type { Database } from '../db/database.js';
 import type { AuditLogTable } from '../db/schema.js';
 import { toNumber } from '../db/values.js';
 
-export type ActorType = 'OPERATOR' | 'USER';
+/** OPERATOR: a CLI command; USER: a dashboard user; TOKEN: a platform's API credential (its client id). */
+export type ActorType = 'OPERATOR' | 'USER' | 'TOKEN';
 export type Outcome = 'SUCCEEDED' | 'FAILED';
 
 export interface AuditEntry {

@@ -7,6 +7,8 @@ import { registerSecretCommands } from '../secrets/cli.js';
 import { registerBackupCommands } from '../backup/cli.js';
 import { registerAuditCommands } from '../audit/cli.js';
 import { registerRetentionCommands } from '../retention/cli.js';
+import { registerJobCommands } from '../db/jobs-cli.js';
+import { registerCustomerCommands } from '../modules/customers/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
 export const cliCommands: Array<(program: Command) => void> = [
@@ -18,4 +20,6 @@ export const cliCommands: Array<(program: Command) => void> = [
   registerBackupCommands,
   registerAuditCommands,
   registerRetentionCommands,
+  registerJobCommands,
+  registerCustomerCommands,
 ];

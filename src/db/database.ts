@@ -18,6 +18,9 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests use one per run); created if missing. */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL statement_timeout and idle_in_transaction_session_timeout in ms (0 or unset: the server's setting). */
+  statementTimeoutMs?: number;
+  idleInTransactionTimeoutMs?: number;
   /** How the SQLite write-ahead log is flushed to disk after a commit (tests hold it to watch the order). */
   syncWal?: (fd: number) => Promise<void>;
 }
@@ -441,6 +444,9 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     connectionString: opts.url,
     max: opts.poolSize ?? 10,
     options: schema ? `-c search_path=${schema}` : undefined,
+    // Startup parameters of their own (not `options`), so a DATABASE_URL carrying ?options=… keeps both.
+    statement_timeout: opts.statementTimeoutMs || undefined,
+    idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs || undefined,
   });
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });

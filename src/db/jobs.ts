@@ -15,6 +15,16 @@ export interface Job {
   runAt: string;
 }
 
+/** A job that failed its last allowed attempt, waiting for an operator (`npx corridor jobs dead`). */
+export interface DeadJob extends Job {
+  lastError: string | null;
+  deadAt: string;
+  createdAt: string;
+}
+
+/** Attempts a failing job gets before it is dead-lettered, unless JOB_MAX_ATTEMPTS says otherwise. */
+export const DEFAULT_JOB_MAX_ATTEMPTS = 25;
+
 export interface NewJob {
   kind: string;
   /** Jobs of one subject run one at a time, in the order they were enqueued. */
@@ -23,11 +33,23 @@ export interface NewJob {
   runAt?: Date;
 }
 
-const LAST_RUN_OF_SUBJECT = statement('select max(run_at) as t from jobs where subject = ?');
+const LAST_RUN_OF_SUBJECT = statement('select max(run_at) as t from jobs where subject = ? and dead_at is null');
+const MARK_DEAD = statement('update jobs set dead_at = ?, locked_until = null, locked_by = null, last_error = ? where id = ?');
+const LIST_DEAD = statement('select * from jobs where dead_at is not null order by dead_at, id limit ?');
+const COUNT_DEAD = statement('select count(*) as n from jobs where dead_at is not null');
+// A retried job starts afresh: attempts from zero, due now, first again among its subject's live jobs (it has the smaller id).
+const KIND_OF = statement('select kind from jobs where id = ?');
+const REVIVE = statement(
+  'update jobs set dead_at = null, attempts = 0, run_at = ?, locked_until = null, locked_by = null where id = ? and dead_at is not null',
+);
 const insertJobs = multiRowInsert('jobs', ['id', 'kind', 'subject', 'payload', 'run_at', 'attempts', 'locked_until', 'locked_by', 'last_error', 'created_at']);
 
 function toJob(row: JobsTable): Job {
   return { id: row.id, kind: row.kind, subject: row.subject, payload: JSON.parse(row.payload), attempts: toNumber(row.attempts), runAt: row.run_at };
+}
+
+function toDeadJob(row: JobsTable): DeadJob {
+  return { ...toJob(row), lastError: row.last_error, deadAt: row.dead_at!, createdAt: row.created_at };
 }
 
 /**
@@ -36,6 +58,14 @@ function toJob(row: JobsTable): Job {
  * on PostgreSQL with FOR UPDATE SKIP LOCKED so each job runs on one node; on SQLite the write
  * transaction (BEGIN IMMEDIATE) serialises claims. A node that dies mid-job loses its lease and
  * another node picks the job up again — handlers are written to be safe to run twice.
+ *
+ * Dead letters: a job retried after its maxAttempts-th attempt is marked dead (dead_at) instead,
+ * and is not claimed again until an operator retries it (retryDead, `npx corridor jobs retry`).
+ * A dead job no longer holds back the later jobs of its subject: they run in their order, as if
+ * the dead one were not there. Holding them would stop a transaction's (or a platform's) later
+ * work forever behind one poisoned job, and every claim would walk past them; handlers check the
+ * state they act on, so a later step finds its object as it is. Kinds in ownSchedule (webhook
+ * deliveries, which end FAILED on their own 3-day schedule) are never dead-lettered.
  */
 export function createJobQueue(deps: {
   db: Database;
@@ -44,8 +74,14 @@ export function createJobQueue(deps: {
   onEnqueue?: (job: { kind: string; runAt: Date }) => void;
   /** The real run_at of a job enqueued now (a sandbox platform's clock: src/modules/sandbox/clock.ts); runAt or now otherwise. */
   runAtOf?: (kind: string, runAt: Date | undefined) => Date;
+  /** Attempts before a failing job is dead-lettered (JOB_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** Kinds that end on a schedule of their own and are never dead-lettered. */
+  ownSchedule?: readonly string[];
 }) {
   const { db, clock } = deps;
+  const maxAttempts = deps.maxAttempts ?? DEFAULT_JOB_MAX_ATTEMPTS;
+  const ownSchedule = new Set(deps.ownSchedule ?? []);
 
   return {
     /**
@@ -88,6 +124,7 @@ export function createJobQueue(deps: {
           .select('j.id')
           .where('j.kind', 'in', kinds as string[])
           .where('j.run_at', '<=', nowIso)
+          .where('j.dead_at', 'is', null)
           .where((eb) => eb.or([eb('j.locked_until', 'is', null), eb('j.locked_until', '<', nowIso)]))
           .where((eb) =>
             eb.or([
@@ -98,7 +135,8 @@ export function createJobQueue(deps: {
                     .selectFrom('jobs as earlier')
                     .select(sql`1`.as('x'))
                     .whereRef('earlier.subject', '=', 'j.subject')
-                    .whereRef('earlier.id', '<', 'j.id'),
+                    .whereRef('earlier.id', '<', 'j.id')
+                    .where('earlier.dead_at', 'is', null),
                 ),
               ),
             ]),
@@ -128,8 +166,14 @@ export function createJobQueue(deps: {
      * runAt too (they cannot run before it): a job that is due but waits behind an earlier one is
      * walked past by every claim, so without this an integrator's webhook outage would leave
      * thousands of such rows that slow every claim of every node.
+     *
+     * After its maxAttempts-th attempt the job is dead-lettered instead (see above).
      */
     async retry(job: Job, runAt: Date, error: string): Promise<void> {
+      if (job.attempts >= maxAttempts && !ownSchedule.has(job.kind)) {
+        await db.execute(MARK_DEAD, [clock.now().toISOString(), error.slice(0, 1000), job.id]);
+        return;
+      }
       const iso = runAt.toISOString();
       await db.tx(async (trx) => {
         await trx
@@ -142,6 +186,26 @@ export function createJobQueue(deps: {
       });
     },
 
+    /** Dead-lettered jobs, oldest death first. */
+    async dead(limit = 100): Promise<DeadJob[]> {
+      return (await db.query<JobsTable>(LIST_DEAD, [limit])).map(toDeadJob);
+    },
+
+    async deadCount(): Promise<number> {
+      const [r] = await db.query<{ n: number | bigint }>(COUNT_DEAD, []);
+      return toNumber(r?.n);
+    },
+
+    /** Gives a dead job another maxAttempts attempts, due now; false when no dead job has this id. */
+    async retryDead(id: string): Promise<boolean> {
+      const now = clock.now();
+      const changed = await db.execute(REVIVE, [now.toISOString(), id]);
+      if (changed !== 1) return false;
+      const [row] = await db.query<{ kind: string }>(KIND_OF, [id]);
+      if (row) deps.onEnqueue?.({ kind: row.kind, runAt: now });
+      return true;
+    },
+
     /** The earliest run_at among pending jobs of these kinds (for sleeping until then). */
     async nextDue(kinds: readonly string[]): Promise<Date | undefined> {
       const r = await db
@@ -149,6 +213,7 @@ export function createJobQueue(deps: {
         .selectFrom('jobs')
         .select((eb) => eb.fn.min('run_at').as('t'))
         .where('kind', 'in', kinds as string[])
+        .where('dead_at', 'is', null)
         .executeTakeFirst();
       return r?.t ? new Date(r.t as string) : undefined;
     },

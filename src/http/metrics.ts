@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { commonErrors } from '../common/errors.js';
 import type { DbStats } from '../db/database.js';
 import { ratesDocumentsRefused } from '../fx/rates.js';
 import type { App } from './types.js';
 
 /** Prometheus metrics at /metrics: request counts and latency by route, database statements, plus process metrics. */
-export function registerMetrics(app: App, db: DbStats, bearerToken?: string): Registry {
+export function registerMetrics(app: App, db: DbStats, bearerToken?: string, deadJobs?: () => Promise<number>): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Counter({
@@ -19,6 +19,15 @@ export function registerMetrics(app: App, db: DbStats, bearerToken?: string): Re
     },
   });
   registry.registerMetric(ratesDocumentsRefused);
+  if (deadJobs)
+    new Gauge({
+      name: 'corridor_jobs_dead',
+      help: 'Jobs that failed JOB_MAX_ATTEMPTS times and wait for an operator (npx corridor jobs dead / jobs retry)',
+      registers: [registry],
+      async collect() {
+        this.set(await deadJobs());
+      },
+    });
   const requests = new Counter({
     name: 'corridor_http_requests_total',
     help: 'HTTP requests by route and status',

@@ -11,7 +11,8 @@ export const MAX_BALANCE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * System accounts, one per code, currency and scope. They stand for the world outside the
- * customers' and platform's balances, so they may go negative (within ±MAX_BALANCE):
+ * customers' and platform's balances, so they may go negative, and have no ±MAX_BALANCE cap
+ * (their balances never leave as JSON numbers; a cap would stop payments once lifetime totals pass 2^53):
  * - FUNDING: money that arrived from outside (bank pay-ins, deposits) is debited here;
  * - SANDBOX_FUNDING: the sandbox's money printer (POST /sandbox/internal-accounts/{id}/fund);
  * - PAYOUTS_IN_FLIGHT: money sent to external accounts is credited here;

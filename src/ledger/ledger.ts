@@ -29,7 +29,7 @@ import { ledgerErrors } from './errors.js';
  *
  * Each account's running totals change in the same UPDATE that checks them, so concurrent writers
  * (several PostgreSQL connections, or nodes) can never take a non-negative account below zero or
- * any balance beyond ±MAX_BALANCE: the WHERE clause is evaluated on the locked, current row.
+ * beyond MAX_BALANCE (system accounts are not capped): the WHERE clause is evaluated on the locked, current row.
  */
 export { TRANSFER_CODES, type Journal, type JournalInput, type ResolveInput, type Transfer, type TransferCode, type TransferInput } from './types.js';
 

@@ -9,8 +9,10 @@ const CEILING = 'credits_posted + cast(? as bigint) + credits_pending + cast(? a
 
 /**
  * One account's running totals, changed only if the account is in the scope and currency the
- * transfers say, a floored account stays at or above zero, and every balance stays within
- * ±MAX_BALANCE; the WHERE clause is judged on the locked, current row. Parameters: applyParams().
+ * transfers say, and a floored (customer or platform) account stays within 0..MAX_BALANCE; the
+ * WHERE clause is judged on the locked, current row. System accounts (non_negative = 0) have no
+ * ±MAX_BALANCE guard: their balances never leave as JSON numbers, and a cap would stop every
+ * payment in a currency once its lifetime totals passed 2^53. Parameters: applyParams().
  */
 export const APPLY_DELTA = statement(`update ledger_accounts set
     debits_pending = debits_pending + cast(? as bigint),
@@ -19,9 +21,7 @@ export const APPLY_DELTA = statement(`update ledger_accounts set
     credits_posted = credits_posted + cast(? as bigint),
     updated_at = ?
   where id = ? and platform_id = ? and environment = ? and currency = ?
-    and (non_negative = 0 or ${AVAILABLE} >= 0)
-    and ${CEILING} <= ${MAX}
-    and ${AVAILABLE} >= -${MAX}`);
+    and (non_negative = 0 or (${AVAILABLE} >= 0 and ${CEILING} <= ${MAX} and ${AVAILABLE} >= -${MAX}))`);
 
 export const INSERT_JOURNAL = statement(
   'insert into ledger_journals (id, platform_id, environment, business_id, description, created_at) values (?, ?, ?, ?, ?, ?)',

@@ -20,7 +20,8 @@ type Totals = { dpend: bigint; dp: bigint; cpend: bigint; cp: bigint };
 
 /**
  * Recomputes every account's running totals from the immutable transfers and proves the sums:
- * totals match, customer and platform balances are not below zero, no balance leaves ±2^53−1,
+ * totals match, customer and platform balances are not below zero and do not pass 2^53−1 (system
+ * accounts have no cap),
  * every transfer joins two accounts of its currency and scope, every journal sums to zero per
  * currency, every resolution matches a pending transfer, and every (scope, currency) sums to zero.
  * Aggregates run in the database, so memory grows with the number of accounts, not transfers.
@@ -64,7 +65,8 @@ export async function verifyLedger(db: Database): Promise<LedgerProblem[]> {
     const b = balanceOf(a);
     if (Number(a.non_negative) === 1 && (b.available < 0n || b.posted < 0n))
       add('NEGATIVE_BALANCE', a.id, `available ${b.available}, posted ${b.posted} (${a.currency})`);
-    if (b.available > MAX_BALANCE || b.available < -MAX_BALANCE || b.posted + b.creditsPending > MAX_BALANCE)
+    // Only customer and platform balances leave as JSON numbers; system accounts are bigint all the way.
+    if (Number(a.non_negative) === 1 && (b.available > MAX_BALANCE || b.available < -MAX_BALANCE || b.posted + b.creditsPending > MAX_BALANCE))
       add('BALANCE_LIMIT', a.id, `balance beyond ±${MAX_BALANCE}`);
     if (have.dpend < 0n || have.cpend < 0n) add('ACCOUNT_TOTALS', a.id, 'a pending total is negative');
     const key = `${a.platform_id} ${a.environment} ${a.currency}`;

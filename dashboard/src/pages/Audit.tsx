@@ -7,7 +7,7 @@ import { useLoad } from '../hooks';
 interface AuditEntry {
   id: string;
   createdAt: string;
-  actorType: 'OPERATOR' | 'USER';
+  actorType: 'OPERATOR' | 'USER' | 'TOKEN';
   actor: string;
   action: string;
   target: string | null;
@@ -87,7 +87,7 @@ export function AuditPage() {
                   <Table.Td>
                     <Text size="sm">{e.actor}</Text>
                     <Text size="xs" c="dimmed">
-                      {e.actorType === 'OPERATOR' ? 'operator' : 'dashboard user'}
+                      {e.actorType === 'OPERATOR' ? 'operator' : e.actorType === 'TOKEN' ? 'API token' : 'dashboard user'}
                       {e.environment ? ` · ${e.environment.toLowerCase()}` : ''}
                     </Text>
                   </Table.Td>

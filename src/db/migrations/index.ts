@@ -14,6 +14,7 @@ import * as m101 from './101_token_expiry.js';
 import * as m102 from './102_retention_indexes.js';
 import * as m200 from './200_lookup_payer.js';
 import * as m300 from './300_sandbox_clocks.js';
+import * as m400 from './400_dead_jobs.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -31,4 +32,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '102_retention_indexes': m102,
   '200_lookup_payer': m200,
   '300_sandbox_clocks': m300,
+  '400_dead_jobs': m400,
 };

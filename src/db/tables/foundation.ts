@@ -85,6 +85,8 @@ export interface JobsTable {
   locked_by: string | null;
   last_error: string | null;
   created_at: string;
+  /** when the job failed its JOB_MAX_ATTEMPTS-th time (migration 400); a dead job is not claimed until an operator retries it */
+  dead_at: string | null;
 }
 
 /** A platform's sandbox clock (migration 300): sandbox time = frozen_at_ms ?? real time + offset_ms. */

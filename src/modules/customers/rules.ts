@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { currency, currencyOfCountry } from '../../common/currencies.js';
 import { invalidField } from '../../common/errors.js';
-import type { Environment } from '../../common/scope.js';
+import type { Environment, Scope } from '../../common/scope.js';
 import { customerErrors } from './errors.js';
 
 /**
@@ -57,4 +57,18 @@ export function checkBirthDate(value: string | undefined, today: Date): void {
   const d = new Date(`${value}T00:00:00Z`);
   if (d.getTime() > today.getTime()) throw invalidField('birthDate', 'must not be in the future');
   if (today.getUTCFullYear() - d.getUTCFullYear() > 150) throw invalidField('birthDate', 'must be within the last 150 years');
+}
+
+/**
+ * In PRODUCTION a payment moves money only for customers whose kycStatus is APPROVED (for a
+ * business: its KYB); 400 CUSTOMER_NOT_VERIFIED names the customer and the field otherwise. The
+ * sandbox is unchecked.
+ */
+export function requireVerified(scope: Scope, customer: { id: string; customer_type: string; kyc_status: string }): void {
+  if (scope.environment !== 'PRODUCTION' || customer.kyc_status === 'APPROVED') return;
+  const check = customer.customer_type === 'BUSINESS' ? 'KYB' : 'KYC';
+  throw customerErrors.CUSTOMER_NOT_VERIFIED(
+    { customerId: customer.id, field: 'kycStatus', kycStatus: customer.kyc_status, required: 'APPROVED' },
+    `Customer ${customer.id} has kycStatus ${customer.kyc_status}: in PRODUCTION money moves only once its ${check} is APPROVED`,
+  );
 }

@@ -15,11 +15,15 @@ import { invalidField } from '../../common/errors.js';
 import { openCustomerAccounts, syncCustomerAccounts } from '../internal-accounts/sync.js';
 import { bumpCount, countKey, countKeyFor, readCount } from '../../db/counters.js';
 import { checkKybApproval } from '../beneficial-owners/kyb.js';
+import { createAuditLog } from '../../audit/store.js';
+import { KYC_STATUSES } from './schemas.js';
 
 export interface CustomerServiceDeps {
   db: Database;
   clock: Clock;
   cursors: Cursors;
+  /** Who attests kycStatus in PRODUCTION (KYC_ATTESTATION): the platform through the API (each change audited), or only the operator (CLI). */
+  kycAttestation?: 'PLATFORM' | 'OPERATOR';
 }
 
 /** Maps unique-key violations of the customers table to their API errors. */
@@ -34,6 +38,7 @@ function conflictError(e: unknown): never {
 
 export function createCustomerService(deps: CustomerServiceDeps) {
   const { db, clock } = deps;
+  const audit = createAuditLog({ db, clock });
 
   /** The live customer row, or 404 / 410. Other services use it to check a customer they are given. */
   async function getLive(scope: Scope, id: string): Promise<CustomerRow> {
@@ -98,7 +103,9 @@ export function createCustomerService(deps: CustomerServiceDeps) {
       return customerView(await getLive(scope, id));
     },
 
-    async update(scope: Scope, id: string, patch: CustomerPatch) {
+    async update(scope: Scope & { clientId?: string }, id: string, patch: CustomerPatch) {
+      if (patch.kycStatus && scope.environment === 'PRODUCTION' && deps.kycAttestation === 'OPERATOR')
+        throw customerErrors.KYC_ATTESTED_BY_OPERATOR({ customerId: id, field: 'kycStatus' });
       checkBirthDate(patch.birthDate, clock.now());
       if (patch.currencies) checkCurrencyCombination(patch.currencies);
       return db.tx(async (trx) => {
@@ -111,6 +118,18 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (patch.kycStatus) {
           if (patch.kycStatus === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(db, scope, row);
           changes.kyc_status = patch.kycStatus;
+          // In PRODUCTION the platform's attestation is recorded with the change (same transaction).
+          if (scope.environment === 'PRODUCTION' && patch.kycStatus !== row.kyc_status)
+            await audit.record({
+              actorType: 'TOKEN',
+              actor: scope.clientId ?? 'api',
+              action: 'customer kyc',
+              target: id,
+              platformId: scope.platformId,
+              environment: scope.environment,
+              outcome: 'SUCCEEDED',
+              details: { from: row.kyc_status, to: patch.kycStatus },
+            });
         }
         if (patch.fullName !== undefined) changes.full_name = patch.fullName;
         if (patch.birthDate !== undefined) changes.birth_date = patch.birthDate;
@@ -121,6 +140,24 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         await customerRepository.update(trx, id, changes).catch(conflictError);
         if (patch.currencies) await syncCustomerAccounts(db, scope, id, patch.currencies, changes.updated_at!);
         return customerView({ ...row, ...changes });
+      });
+    },
+
+    /**
+     * The operator's attestation (`npx corridor customer kyc`): sets a customer's kycStatus in any
+     * scope, KYB rules of businesses included. The CLI records the command in the audit log.
+     */
+    async attestKyc(id: string, status: string) {
+      if (!(KYC_STATUSES as readonly string[]).includes(status)) throw invalidField('status', `must be one of ${KYC_STATUSES.join(', ')}`);
+      return db.tx(async (trx) => {
+        const found = await trx.selectFrom('customers').select(['platform_id', 'environment']).where('id', '=', id).executeTakeFirst();
+        if (!found) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId: id });
+        const scope = { platformId: found.platform_id, environment: found.environment } as Scope;
+        const row = await getLive(scope, id);
+        if (status === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(db, scope, row);
+        const changes = { kyc_status: status, updated_at: clock.now().toISOString() };
+        await customerRepository.update(trx, id, changes);
+        return { ...customerView({ ...row, ...changes }), previousKycStatus: row.kyc_status };
       });
     },
 

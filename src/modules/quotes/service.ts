@@ -1,3 +1,4 @@
+import { requireVerified } from '../customers/rules.js';
 import type { Clock } from '../../common/clock.js';
 import { invalidField } from '../../common/errors.js';
 import { newId } from '../../common/ids.js';
@@ -48,7 +49,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
    * The accounts of a quote paying an external account, checked again when its money moves
    * (execute, or a JIT payment arriving) as they were when it was created: an external account
    * deactivated since (400 QUOTE_ACCOUNT_INACTIVE) or a customer deleted since (410
-   * CUSTOMER_DELETED) stops the payment before anything moves; the quote stays PENDING until it
+   * CUSTOMER_DELETED), or in PRODUCTION a customer not APPROVED (400 CUSTOMER_NOT_VERIFIED), stops the payment before anything moves; the quote stays PENDING until it
    * expires. Answers the destination account.
    */
   async function payableAccounts(trx: Executor, scope: Scope, tx: TransactionRow): Promise<ExternalAccountRow> {
@@ -62,7 +63,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       if (account.status !== 'ACTIVE') throw quoteErrors.QUOTE_ACCOUNT_INACTIVE({ quoteId: tx.quote_id, field, accountId: account.id, status: account.status });
     }
     const owners = new Set([tx.customer_id, ...external.map(([a]) => a.customer_id)].filter((id): id is string => id !== null));
-    for (const id of owners) await deps.customers.getLive(scope, id);
+    for (const id of owners) requireVerified(scope, await deps.customers.getLive(scope, id));
     return destination;
   }
 
@@ -76,6 +77,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       throw quoteErrors.QUOTE_EXPIRED({ quoteId: quote.id, expiresAt: quote.expires_at });
     }
     if (tx.status !== 'PENDING') throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id, status: tx.status });
+    // PRODUCTION: the payer (and the owner of an account this request checked) must be APPROVED; UMA
+    // payments and immediatelyExecute skip payableAccounts, which checks the rest.
+    if (scope.environment === 'PRODUCTION') {
+      for (const id of new Set([tx.customer_id, checked?.customer_id ?? null].filter((c): c is string => c !== null)))
+        requireVerified(scope, await deps.customers.getLive(scope, id));
+    }
     const done = deps.uma().isUmaPayment(tx)
       ? await deps.uma().initiate(trx, scope, quote, tx, 'quote executed')
       : await engine.initiate(trx, tx, checked ?? (await payableAccounts(trx, scope, tx)), 'quote executed');

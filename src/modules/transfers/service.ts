@@ -10,6 +10,7 @@ import type { Scope } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
 import { balanceOf } from '../../ledger/accounts.js';
 import { ledgerErrors } from '../../ledger/errors.js';
+import { requireVerified } from '../customers/rules.js';
 import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
@@ -45,6 +46,12 @@ export function createTransferService(deps: TransferServiceDeps) {
     });
   }
 
+  /** In PRODUCTION both ends' customers must be APPROVED (400 CUSTOMER_NOT_VERIFIED); platform accounts have none. */
+  async function requireVerifiedOwners(scope: Scope, ...customerIds: Array<string | null>) {
+    if (scope.environment !== 'PRODUCTION') return;
+    for (const id of new Set(customerIds.filter((c): c is string => c !== null))) requireVerified(scope, await deps.customers.getLive(scope, id));
+  }
+
   return {
     async transferOut(scope: Scope, input: TransferOut) {
       const ex = db.executor();
@@ -56,6 +63,7 @@ export function createTransferService(deps: TransferServiceDeps) {
           `is a ${external.currency} account but the source holds ${internal.currency}; transfers do not convert (create a quote instead)`,
         );
       }
+      await requireVerifiedOwners(scope, internal.customer_id, external.customer_id);
       // Without an amount the whole available balance moves (the vendor's behaviour). It is read
       // here; a payment that lowers it meanwhile makes the reservation fail with INSUFFICIENT_FUNDS.
       const available = balanceOf({ ...internal, id: internal.id }).available;
@@ -95,6 +103,7 @@ export function createTransferService(deps: TransferServiceDeps) {
           'belongs to another owner than the destination internal account; pull only from the owner’s own external account',
         );
       }
+      await requireVerifiedOwners(scope, internal.customer_id);
       const amount = BigInt(input.amount);
       await checkCurrencyLimits(deps.configs, scope, [{ currency: internal.currency, amount, field: 'amount' }]);
       const row = newPaymentRow({
