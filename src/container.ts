@@ -36,7 +36,6 @@ import { createSandboxClocks } from './modules/sandbox/clock.js';
 import { createSandboxClockService } from './modules/sandbox/clock-service.js';
 import { PAYMENT_JOB_KINDS } from './modules/transactions/engine.js';
 import { INCOMING_JOB_KINDS } from './modules/incoming/service.js';
-import { DELIVER_JOB } from './events/types.js';
 
 export interface Overrides {
   clock?: Clock;
