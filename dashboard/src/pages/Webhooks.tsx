@@ -285,7 +285,7 @@ function DeliveryDrawer({ delivery, onClose, onResent }: { delivery: Delivery | 
                   <DateTime value={a.attemptedAt} />
                 </Group>
                 <Text size="sm">POST {a.url}</Text>
-                <Text size="sm">
+                <Text size="sm" component="div">
                   Response:{' '}
                   {a.statusCode !== null ? (
                     <Badge color={a.statusCode < 300 ? 'green' : 'red'} variant="light">
