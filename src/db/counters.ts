@@ -9,11 +9,12 @@ import { toNumber } from './values.js';
  * filters, or with one counted low-cardinality filter (a customer type), reads a handful of counter rows
  * instead of counting every matching row, so it costs the same at 10,000 rows and at 1,000,000.
  *
- * Each count is spread over SLOTS rows picked at random per change, so concurrent writers of one
- * platform (several nodes on PostgreSQL) rarely wait on the same row; the count is their sum.
- * Changes run in the caller's transaction, so the count moves exactly when the rows it counts do.
+ * A change inserts a row of its own (a random slot), so no two writers of one platform ever wait
+ * on the same row; the count is the sum of the key's rows. Changes run in the caller's
+ * transaction, so the count moves exactly when the rows it counts do. foldCounts() later adds
+ * the change rows into slot 0 in batches, so a count stays a handful of rows (docs/ledger.md).
  */
-const SLOTS = 8;
+const SLOTS = 2 ** 31 - 1; // PostgreSQL integer; slot 0 holds the folded total
 
 /** A list joins by a migration that counts its existing rows and bumps in every insert/hide/change. */
 export type CountedList = 'customers' | 'transactions';
@@ -57,11 +58,37 @@ const READ = statement('select sum(n) as n from list_counts where platform_id = 
 /** Adds delta to a count, inside the transaction that inserts, hides or changes the rows. */
 export async function bumpCount(db: Pick<Database, 'execute'>, scope: Scope, key: CountKey, delta: number): Promise<void> {
   if (delta === 0) return;
-  await db.execute(BUMP, [scope.platformId, scope.environment, key, Math.floor(Math.random() * SLOTS), BigInt(delta)]);
+  await db.execute(BUMP, [scope.platformId, scope.environment, key, 1 + Math.floor(Math.random() * (SLOTS - 1)), BigInt(delta)]);
 }
 
 /** A maintained count. */
 export async function readCount(db: Pick<Database, 'query'>, scope: Scope, key: CountKey): Promise<number> {
   const [row] = await db.query<{ n: bigint | number | string | null }>(READ, [scope.platformId, scope.environment, key]);
   return row?.n === null || row?.n === undefined ? 0 : toNumber(BigInt(row.n));
+}
+
+/** Takes change rows out, for foldCounts to add into slot 0 in the same transaction. */
+const TAKE_CHANGES = statement(`delete from list_counts where (platform_id, environment, list, slot) in
+    (select platform_id, environment, list, slot from list_counts where slot <> 0 limit ?)
+  returning platform_id, environment, list, n`);
+
+/**
+ * Adds up to `limit` change rows into their counts' slot 0; answers how many it folded. One
+ * transaction takes them out and adds them, so each counts once even with several nodes folding.
+ */
+export async function foldCounts(db: Pick<Database, 'tx' | 'query' | 'execute'>, limit = 2000): Promise<number> {
+  return db.tx(async () => {
+    const taken = await db.query<{ platform_id: string; environment: string; list: string; n: bigint | number | string }>(TAKE_CHANGES, [limit]);
+    const sums = new Map<string, bigint>();
+    for (const r of taken) {
+      const key = JSON.stringify([r.platform_id, r.environment, r.list]);
+      sums.set(key, (sums.get(key) ?? 0n) + BigInt(r.n));
+    }
+    // In key order: two folds on two nodes take slot 0 rows in the same order.
+    for (const key of [...sums.keys()].sort()) {
+      const [platformId, environment, list] = JSON.parse(key) as string[];
+      await db.execute(BUMP, [platformId, environment, list, 0, sums.get(key)!]);
+    }
+    return taken.length;
+  });
 }

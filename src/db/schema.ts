@@ -17,7 +17,7 @@ import type {
 } from './tables/foundation.js';
 import type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
 import type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
-import type { LedgerAccountsTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
+import type { LedgerAccountsTable, LedgerDeltasTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
 import type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 import type { AuditLogTable } from './tables/operations.js';
@@ -35,7 +35,7 @@ export type {
 } from './tables/foundation.js';
 export type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
 export type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
-export type { LedgerAccountsTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
+export type { LedgerAccountsTable, LedgerDeltasTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
 export type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 export type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 export type { AuditLogTable } from './tables/operations.js';
@@ -56,6 +56,7 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   ledger_accounts: LedgerAccountsTable;
+  ledger_deltas: LedgerDeltasTable;
   ledger_journals: LedgerJournalsTable;
   ledger_transfers: LedgerTransfersTable;
   internal_accounts: InternalAccountsTable;

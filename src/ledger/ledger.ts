@@ -16,7 +16,17 @@ import {
 } from './types.js';
 import { isUniqueViolation } from '../db/values.js';
 import { balanceOf, MAX_BALANCE, systemAccountId, type AccountBalance, type LedgerAccountRow, type SystemCode } from './accounts.js';
-import { APPLY_DELTA, INSERT_JOURNAL, insertTransfers, SELECT_ACCOUNT, TRANSFER_COLUMNS } from './statements.js';
+import {
+  ACCOUNT_WITH_DELTAS,
+  APPLY_DELTA,
+  DELTA_COLUMNS,
+  INSERT_JOURNAL,
+  insertDeltas,
+  insertTransfers,
+  SELECT_ACCOUNT,
+  TRANSFER_COLUMNS,
+} from './statements.js';
+import { uuidv7 } from '../common/uuid7.js';
 import { ledgerErrors } from './errors.js';
 
 /**
@@ -38,14 +48,28 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
   /** System account ids by scope, code and currency: they never change once created, so each is read once per process. */
   const systemIds = new Map<string, string>();
 
+  /** Ids of system accounts this process has seen committed, with the scope and currency each belongs to. */
+  const systemAccounts = new Map<string, { platformId: string; environment: string; currency: string }>();
+
   /**
-   * Applies the deltas, one guarded UPDATE per account, in id order so two journals touching the
-   * same accounts lock them in the same order (no deadlock on PostgreSQL).
+   * Applies the deltas in id order, so two journals touching the same accounts lock them in the
+   * same order (no deadlock on PostgreSQL): one guarded UPDATE per floored account; the movements
+   * of system accounts go aside as delta rows for the fold (docs/ledger.md), so no payment waits
+   * on another's system-account row.
    */
   async function apply(scope: Scope, deltas: Map<string, Delta>, currencyOf: Map<string, string>, now: string) {
+    const aside: unknown[] = [];
     for (const id of [...deltas.keys()].sort()) {
       const d = deltas.get(id)!;
       const [dpend, dpost, cpend, cpost] = [d.debitsPending, d.debitsPosted, d.creditsPending, d.creditsPosted].map(String);
+      const system = systemAccounts.get(id);
+      if (system) {
+        // What APPLY_DELTA's WHERE clause checks for the others (programming errors).
+        if (system.platformId !== scope.platformId || system.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
+        if (system.currency !== currencyOf.get(id)) throw new Error(`transfer in ${currencyOf.get(id)} on the ${system.currency} account ${id}`);
+        aside.push(uuidv7(), id, dpend, dpost, cpend, cpost);
+        continue;
+      }
       const changed = await db.execute(APPLY_DELTA, [
         dpend,
         dpost,
@@ -69,6 +93,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       if (changed === 1) continue;
       await explainRefusal(scope, id, d, currencyOf.get(id)!);
     }
+    if (aside.length > 0) await db.execute(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
   }
 
   /** Says why an account refused its update (we are still inside the transaction). */
@@ -243,21 +268,17 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       const known = systemIds.get(key);
       if (known) return known;
       const id = await db.tx((trx) => systemAccountId(trx, scope, code, currency, clock.now().toISOString()));
-      db.afterCommit(() => systemIds.set(key, id));
+      db.afterCommit(() => {
+        systemIds.set(key, id);
+        systemAccounts.set(id, { platformId: scope.platformId, environment: scope.environment, currency });
+      });
       return id;
     },
 
-    /** An account's balances, or undefined when it is not in this scope. */
+    /** An account's balances (with a system account's movements not yet folded), or undefined when it is not in this scope. */
     async balance(scope: Scope, accountId: string): Promise<AccountBalance | undefined> {
-      const r = await db
-        .executor()
-        .selectFrom('ledger_accounts')
-        .selectAll()
-        .where('id', '=', accountId)
-        .where('platform_id', '=', scope.platformId)
-        .where('environment', '=', scope.environment)
-        .executeTakeFirst();
-      return r ? balanceOf(r) : undefined;
+      const [r] = await db.query<LedgerAccountRow>(ACCOUNT_WITH_DELTAS, [accountId, accountId]);
+      return r && r.platform_id === scope.platformId && r.environment === scope.environment ? balanceOf(r) : undefined;
     },
 
     /** Every transfer of a business object, oldest first, with the pending ones still unresolved. */

@@ -23,6 +23,43 @@ export const APPLY_DELTA = statement(`update ledger_accounts set
   where id = ? and platform_id = ? and environment = ? and currency = ?
     and (non_negative = 0 or (${AVAILABLE} >= 0 and ${CEILING} <= ${MAX} and ${AVAILABLE} >= -${MAX}))`);
 
+/**
+ * A system account's movement, kept aside until the fold adds it to the account's totals
+ * (src/ledger/fold.ts, docs/ledger.md): an insert waits on no other payment, where an update of
+ * the account row would wait on every payment of the platform in flight.
+ */
+export const DELTA_COLUMNS = ['id', 'account_id', 'debits_pending', 'debits_posted', 'credits_pending', 'credits_posted'] as const;
+export const insertDeltas = multiRowInsert('ledger_deltas', DELTA_COLUMNS);
+
+/** Folded deltas, added to one system account's totals (no guard: system accounts have no floor or cap). */
+export const ADD_TO_TOTALS = statement(`update ledger_accounts set
+    debits_pending = debits_pending + cast(? as bigint),
+    debits_posted = debits_posted + cast(? as bigint),
+    credits_pending = credits_pending + cast(? as bigint),
+    credits_posted = credits_posted + cast(? as bigint),
+    updated_at = ?
+  where id = ?`);
+
+/** Takes the oldest deltas out, for the fold to add up in the same transaction. */
+export const TAKE_DELTAS = statement(`delete from ledger_deltas where id in (select id from ledger_deltas order by id limit ?)
+  returning account_id, debits_pending, debits_posted, credits_pending, credits_posted`);
+
+/**
+ * Accounts with their totals as of now: each row plus its deltas not yet folded, read in one
+ * statement so a fold committing meanwhile is seen entirely or not at all. `one`: the account
+ * whose id is the two parameters; `all`: every account (ledger verify).
+ */
+export function accountsWithDeltasSql(which: 'one' | 'all'): string {
+  return `select a.id, a.platform_id, a.environment, a.currency, a.non_negative,
+    a.debits_pending + coalesce(d.debits_pending, 0) as debits_pending, a.debits_posted + coalesce(d.debits_posted, 0) as debits_posted,
+    a.credits_pending + coalesce(d.credits_pending, 0) as credits_pending, a.credits_posted + coalesce(d.credits_posted, 0) as credits_posted
+  from ledger_accounts a left join (
+    select account_id, sum(debits_pending) as debits_pending, sum(debits_posted) as debits_posted,
+      sum(credits_pending) as credits_pending, sum(credits_posted) as credits_posted
+    from ledger_deltas${which === 'one' ? ' where account_id = ?' : ''} group by account_id) d on d.account_id = a.id${which === 'one' ? ' where a.id = ?' : ''}`;
+}
+export const ACCOUNT_WITH_DELTAS = statement(accountsWithDeltasSql('one'));
+
 export const INSERT_JOURNAL = statement(
   'insert into ledger_journals (id, platform_id, environment, business_id, description, created_at) values (?, ?, ?, ?, ?, ?)',
 );

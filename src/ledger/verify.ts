@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { toBigInt, toNumber } from '../db/values.js';
-import { balanceOf, MAX_BALANCE } from './accounts.js';
+import { balanceOf, MAX_BALANCE, type LedgerAccountRow } from './accounts.js';
+import { accountsWithDeltasSql } from './statements.js';
 
 /** One thing that does not add up. */
 export interface LedgerProblem {
@@ -54,7 +55,8 @@ export async function verifyLedger(db: Database): Promise<LedgerProblem[]> {
     }
   }
 
-  const accounts = await ex.selectFrom('ledger_accounts').selectAll().execute();
+  // Each account's totals include its deltas not yet folded (src/ledger/fold.ts).
+  const accounts = (await sql<LedgerAccountRow>`${sql.raw(accountsWithDeltasSql('all'))}`.execute(ex)).rows;
   const scopeSums = new Map<string, { posted: bigint; pending: bigint }>();
   for (const a of accounts) {
     const want = recomputed.get(a.id) ?? { dpend: 0n, dp: 0n, cpend: 0n, cp: 0n };

@@ -5,6 +5,11 @@ import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
 import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
 import { startWorker, type Worker } from './loop.js';
 import { createRetentionSweeper } from '../retention/sweeper.js';
+import { FOLD_BATCH, foldLedgerDeltas } from '../ledger/fold.js';
+import { foldCounts } from '../db/counters.js';
+
+/** How often the fold runs when it has less than a batch to do. */
+const FOLD_INTERVAL_MS = 500;
 
 /**
  * Background work of this node. Each entry is a loop over one kind of due work; with several
@@ -47,6 +52,19 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
         if (Object.values(removed).some((n) => n > 0)) log.info({ removed }, 'retention: removed old rows');
         await new Promise((resolve) => setImmediate(resolve));
         return more;
+      },
+    }),
+  );
+  // The fold (docs/ledger.md): system-account movements and list-count changes, kept aside as rows
+  // so that payments never wait on one another, are added into their totals in batches.
+  workers.push(
+    startWorker({
+      name: 'fold',
+      idleMs: FOLD_INTERVAL_MS,
+      onError: (err) => log.error({ err }, 'fold failed'),
+      processNext: async () => {
+        const folded = (await foldLedgerDeltas(container)) + (await foldCounts(container.db));
+        return folded >= FOLD_BATCH;
       },
     }),
   );

@@ -19,6 +19,16 @@ export interface LedgerAccountsTable {
   updated_at: string;
 }
 
+/** A system account's movement not yet folded into its totals (src/ledger/fold.ts). */
+export interface LedgerDeltasTable {
+  id: string;
+  account_id: string;
+  debits_pending: bigint;
+  debits_posted: bigint;
+  credits_pending: bigint;
+  credits_posted: bigint;
+}
+
 /** A group of transfers committed together (linked), for one business object. */
 export interface LedgerJournalsTable {
   id: string;
