@@ -155,6 +155,8 @@ async function loadPg(): Promise<typeof pg> {
 }
 
 const RETRYABLE_PG = new Set(['40001', '40P01']); // serialization failure, deadlock
+/** Transactions in one PostgreSQL batch at most: bounds how long the first of them waits for its commit. */
+const MAX_BATCH = 32;
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -470,26 +472,87 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     stats.statements++;
     return client.query(text);
   };
+  // Half the pool writes in batches; the rest serves reads outside transactions.
+  const lanes = Math.max(1, Math.floor((opts.poolSize ?? 10) / 2));
 
-  async function attempt<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
+  /** A transaction waiting for its turn in a batch. */
+  interface Member {
+    fn: (trx: Executor) => Promise<unknown>;
+    /** Runs in the caller's async context (its sandbox clock, its trace), not in that of whoever started the batch. */
+    inCallerContext: <R>(fn: () => R) => R;
+    resolve: (value: unknown) => void;
+    reject: (e: unknown) => void;
+  }
+  const waiting: Member[] = [];
+  let lanesBusy = 0;
+
+  /**
+   * Runs the members as one database transaction on one client, a savepoint each (a batch of
+   * one needs none); commits once, then answers each member whose work committed. A member that
+   * throws is rolled back to its savepoint alone and answered with its error at once (none of its
+   * work remains). When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered
+   * gets that error (and tx() retries a deadlock or serialization failure in a later batch).
+   */
+  async function runBatch(members: Member[]): Promise<void> {
+    const alone = members.length === 1;
+    const done: Array<{ member: Member; value: unknown; ctx: TxContext }> = [];
+    const answered = new Set<Member>();
+    let client: pg.PoolClient | undefined;
     let broken: Error | undefined;
     try {
+      client = await pool.connect();
       await control(client, 'begin');
-      try {
+      for (const member of members) {
+        if (!alone) await control(client, 'savepoint member');
         const ctx = contextOf(client);
-        const value = await als.run(ctx, () => fn(ctx.trx));
-        await control(client, 'commit');
-        runCommitted(ctx);
-        return value;
-      } catch (e) {
-        await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
-        throw e;
+        try {
+          const value = await member.inCallerContext(() => als.run(ctx, () => member.fn(ctx.trx)));
+          if (!alone) await control(client, 'release savepoint member');
+          done.push({ member, value, ctx });
+        } catch (e) {
+          if (alone) throw e;
+          await control(client, 'rollback to savepoint member');
+          await control(client, 'release savepoint member');
+          answered.add(member);
+          member.reject(e);
+        }
       }
+      await control(client, 'commit');
+      for (const { member, value, ctx } of done) {
+        answered.add(member);
+        runCommitted(ctx);
+        member.resolve(value);
+      }
+    } catch (e) {
+      if (client) await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      for (const member of members) if (!answered.has(member)) member.reject(e);
     } finally {
       // A client whose rollback failed is in an unknown state: the pool drops it.
-      client.release(broken);
+      client?.release(broken);
     }
+  }
+
+  /**
+   * Group commit on PostgreSQL (docs/decisions.md, "Scale"): up to `lanes` batches run at once,
+   * each on its own client; transactions that arrive while every lane is busy wait and form the
+   * next batch (at most MAX_BATCH), which commits once. Under light load a transaction runs alone
+   * at once, as before.
+   */
+  function pump() {
+    while (lanesBusy < lanes && waiting.length > 0) {
+      lanesBusy++;
+      void runBatch(waiting.splice(0, MAX_BATCH)).finally(() => {
+        lanesBusy--;
+        pump();
+      });
+    }
+  }
+
+  function inBatch<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ fn, inCallerContext: AsyncLocalStorage.snapshot(), resolve: resolve as (value: unknown) => void, reject });
+      pump();
+    });
   }
 
   const db: Database = {
@@ -508,7 +571,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       if (open) return fn(open.trx);
       for (let n = 1; ; n++) {
         try {
-          return await attempt(fn);
+          return await inBatch(fn);
         } catch (e) {
           const code = (e as { code?: string }).code;
           if (n < 5 && code && RETRYABLE_PG.has(code)) continue;
