@@ -157,6 +157,9 @@ async function loadPg(): Promise<typeof pg> {
 const RETRYABLE_PG = new Set(['40001', '40P01']); // serialization failure, deadlock
 /** Transactions in one PostgreSQL batch at most: bounds how long the first of them waits for its commit. */
 const MAX_BATCH = 32;
+/** How long a batch member after the first waits for another batch's row lock before it moves to a later batch (ms). */
+const BATCH_LOCK_WAIT_MS = 20;
+const LOCK_NOT_AVAILABLE = '55P03';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -490,19 +493,25 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
    * Runs the members as one database transaction on one client, a savepoint each (a batch of
    * one needs none); commits once, then answers each member whose work committed. A member that
    * throws is rolled back to its savepoint alone and answered with its error at once (none of its
-   * work remains). When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered
+   * work remains), unless it only had to wait for a lock (below). When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered
    * gets that error (and tx() retries a deadlock or serialization failure in a later batch).
    */
   async function runBatch(members: Member[]): Promise<void> {
     const alone = members.length === 1;
     const done: Array<{ member: Member; value: unknown; ctx: TxContext }> = [];
     const answered = new Set<Member>();
+    const deferred: Member[] = [];
     let client: pg.PoolClient | undefined;
     let broken: Error | undefined;
     try {
       client = await pool.connect();
       await control(client, 'begin');
-      for (const member of members) {
+      for (const [i, member] of members.entries()) {
+        // From the second member on, the batch holds the earlier members' row locks: a member that
+        // would wait for another batch's lock gives up quickly and runs in a later batch, so two
+        // batches never wait on each other in a cycle (a deadlock PostgreSQL would take a second
+        // to find, once per member). The first member holds nothing yet, so it may wait.
+        if (i === 1) await control(client, `set local lock_timeout = ${BATCH_LOCK_WAIT_MS}`);
         if (!alone) await control(client, 'savepoint member');
         const ctx = contextOf(client);
         try {
@@ -513,6 +522,10 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
           if (alone) throw e;
           await control(client, 'rollback to savepoint member');
           await control(client, 'release savepoint member');
+          if (i > 0 && (e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+            deferred.push(member);
+            continue;
+          }
           answered.add(member);
           member.reject(e);
         }
@@ -523,6 +536,9 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         runCommitted(ctx);
         member.resolve(value);
       }
+      // First in line for the next batch, where the first of them may wait for the lock.
+      for (const member of deferred) answered.add(member);
+      waiting.unshift(...deferred);
     } catch (e) {
       if (client) await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
       for (const member of members) if (!answered.has(member)) member.reject(e);

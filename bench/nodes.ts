@@ -1,0 +1,135 @@
+// Scale-out on PostgreSQL (issue "Scale-out on PostgreSQL"): full payments (POST /quotes with
+// immediatelyExecute, instant sandbox rail) from 1 and from 40 payers on one node, then from 40
+// payers with the load spread over 3 nodes on the same database, beside a bare Fastify POST in the
+// same run. While each load runs, pg_stat_activity is sampled every 100 ms: how often a server
+// connection waited on a row lock (and on which table) or sat idle inside a transaction.
+// `ledger verify` runs at the end. Run: npx tsx bench/nodes.ts (BENCH_SECONDS to lengthen).
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { PG_URL } from '../test/helpers/env.js';
+import { cli, serverEnvironment, startServer, type RunningServer } from '../test/helpers/server.js';
+import { API, DIALECTS, machine, writeSection } from './lib.js';
+import { drive, payingWorld, startBare, type Json, type Measured } from './paying.js';
+
+interface Waits {
+  samples: number;
+  lock: Map<string, number>;
+  idleInTransaction: number;
+}
+
+/** Samples the server connections (by application name) every 100 ms while `work` runs. */
+async function sampled<T>(applicationName: string, work: () => Promise<T>): Promise<{ result: T; waits: Waits }> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  const waits: Waits = { samples: 0, lock: new Map(), idleInTransaction: 0 };
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const r = await client.query<{ state: string; wait_event_type: string | null; query: string }>(
+        'select state, wait_event_type, query from pg_stat_activity where application_name = $1',
+        [applicationName],
+      );
+      for (const row of r.rows) {
+        waits.samples++;
+        if (row.state === 'idle in transaction') waits.idleInTransaction++;
+        if (row.wait_event_type === 'Lock') {
+          const table = /(?:update|into|from)\s+"?([a-z_]+)/i.exec(row.query)?.[1] ?? 'other';
+          waits.lock.set(table, (waits.lock.get(table) ?? 0) + 1);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  try {
+    return { result: await work(), waits };
+  } finally {
+    running = false;
+    await sampling;
+    await client.end();
+  }
+}
+
+/** 20 connections spread over the nodes; payers taken round robin across all of them. */
+async function payOver(nodes: RunningServer[], auth: string, bodies: () => string): Promise<Measured> {
+  const json = { authorization: auth, 'content-type': 'application/json' };
+  const share = (i: number) => Math.floor(20 / nodes.length) + (i < 20 % nodes.length ? 1 : 0);
+  const parts = await Promise.all(
+    nodes.map((node, i) =>
+      drive(
+        {
+          url: `${node.baseUrl}${API}/quotes`,
+          connections: share(i),
+          requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: bodies() }) }],
+        },
+        node.baseUrl,
+      ),
+    ),
+  );
+  const rps = parts.reduce((sum, p) => sum + p.rps, 0);
+  return {
+    rps,
+    // Latency: the slowest node's figure, so a node that falls behind shows.
+    p50: Math.max(...parts.map((p) => p.p50)),
+    p99: Math.max(...parts.map((p) => p.p99)),
+    failed: parts.reduce((sum, p) => sum + p.failed, 0),
+    statements: Math.round((parts.reduce((sum, p) => sum + (p.statements ?? 0) * p.rps, 0) / Math.max(1, rps)) * 10) / 10,
+  };
+}
+
+function describeWaits(w: Waits): string {
+  const locks = [...w.lock.entries()].sort((a, b) => b[1] - a[1]);
+  const total = locks.reduce((sum, [, n]) => sum + n, 0);
+  const byTable = locks.length ? ` (${locks.map(([t, n]) => `${t} ${n}`).join(', ')})` : '';
+  return `${total} of ${w.samples}${byTable}; idle in transaction ${w.idleInTransaction}`;
+}
+
+export async function run() {
+  if (!DIALECTS.includes('postgres')) return;
+  const bare = await startBare();
+  const { env, dataDir, cleanup } = await serverEnvironment('postgres');
+  const applicationName = `corridor-bench-${process.pid}`;
+  const serverEnv = { ...env, LOG_LEVEL: 'error', DATABASE_URL: `${env.DATABASE_URL}&application_name=${applicationName}` };
+  const nodes = [await startServer(serverEnv)];
+  try {
+    const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+    const auth = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`;
+    const { sources, quote } = await payingWorld(nodes[0].baseUrl, auth);
+    const barePost = await drive({ url: `${bare.url}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: quote(sources[0]) });
+    let k = 0;
+    const fortyPayers = () => quote(sources[k++ % sources.length]);
+    const one = await sampled(applicationName, () => payOver(nodes, auth, () => quote(sources[0])));
+    const forty = await sampled(applicationName, () => payOver(nodes, auth, fortyPayers));
+    nodes.push(await startServer(serverEnv), await startServer(serverEnv));
+    const three = await sampled(applicationName, () => payOver(nodes, auth, fortyPayers));
+    for (const node of nodes) await node.stop();
+    const verify = cli(['ledger', 'verify'], serverEnv);
+    const verified = verify.status === 0 ? 'clean' : `FAILED (exit ${verify.status}): ${verify.stdout}${verify.stderr}`;
+
+    const line = (name: string, m: Measured, waits?: Waits) =>
+      `| ${name} | ${m.rps} | ${((m.rps / barePost.rps) * 100).toFixed(1)}% | ${m.p50} | ${m.p99} | ${m.statements ?? '—'} | ${m.failed} | ${waits ? describeWaits(waits) : '—'} |`;
+    writeSection(
+      'nodes',
+      [
+        '## Scale-out on PostgreSQL: one node and three',
+        '',
+        machine(),
+        '',
+        '| load | payments/s | vs bare POST (same run) | p50 ms | p99 ms | statements / payment | non-2xx | connection samples waiting on a lock (by table) |',
+        '|---|---|---|---|---|---|---|---|',
+        line('bare Fastify POST / (JSON)', barePost),
+        line('1 node, 1 payer', one.result, one.waits),
+        line('1 node, 40 payers', forty.result, forty.waits),
+        line('3 nodes, 40 payers', three.result, three.waits),
+        '',
+        `Three nodes vs one (40 payers): ${((three.result.rps / forty.result.rps) * 100).toFixed(0)}%. \`ledger verify\` after the run: ${verified}.`,
+      ].join('\n'),
+    );
+  } finally {
+    for (const node of nodes) await node.stop();
+    bare.child.kill();
+    await cleanup();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
