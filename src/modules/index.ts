@@ -22,6 +22,7 @@ import { sandboxClockRoutes } from './sandbox/clock-service.js';
 import { exchangeRateRoutes } from './exchange-rates/routes.js';
 import { umaProviderRoutes } from './uma-providers/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
+import { kycLinkRoutes } from './kyc-links/routes.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
 export const apiModules: Array<(app: App, container: Container) => void> = [
@@ -47,4 +48,5 @@ export const apiModules: Array<(app: App, container: Container) => void> = [
   exchangeRateRoutes,
   umaProviderRoutes,
   invitationRoutes,
+  kycLinkRoutes,
 ];
