@@ -23,6 +23,7 @@ import { exchangeRateRoutes } from './exchange-rates/routes.js';
 import { umaProviderRoutes } from './uma-providers/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
 import { kycLinkRoutes } from './kyc-links/routes.js';
+import { customerImportRoutes } from './customer-imports/routes.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
 export const apiModules: Array<(app: App, container: Container) => void> = [
@@ -49,4 +50,5 @@ export const apiModules: Array<(app: App, container: Container) => void> = [
   umaProviderRoutes,
   invitationRoutes,
   kycLinkRoutes,
+  customerImportRoutes,
 ];

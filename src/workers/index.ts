@@ -5,6 +5,7 @@ import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
 import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
 import { startWorker, type Worker } from './loop.js';
 import { createRetentionSweeper } from '../retention/sweeper.js';
+import { CUSTOMER_IMPORT_JOB, customerImportsOf } from '../modules/customer-imports/service.js';
 
 /**
  * Background work of this node. Each entry is a loop over one kind of due work; with several
@@ -54,6 +55,9 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
   jobLoop('payments', PAYMENT_JOB_KINDS, () => container.payments.engine.processNext());
   // Incoming payments: approval deadlines (src/modules/incoming).
   jobLoop('incoming', INCOMING_JOB_KINDS, () => container.incoming.processNext());
+  // Bulk customer imports (src/modules/customer-imports): a chunk of rows per job.
+  const imports = customerImportsOf(container);
+  jobLoop('customer-imports', [CUSTOMER_IMPORT_JOB], () => imports.processNext());
   // Webhook delivery: several loops, since one attempt may wait 10 s on a slow receiver; the
   // database hands each due delivery to one loop (of one node).
   for (let i = 0; i < container.config.webhookConcurrency; i++) {
