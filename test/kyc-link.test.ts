@@ -91,6 +91,14 @@ describe('KYC link (sandbox)', () => {
     expect(events[0]).toMatchObject({ type: 'CUSTOMER', customer: { id: customer.id, platformCustomerId: customer.platformCustomerId } });
   });
 
+  it("the operator's attestation sends the same CUSTOMER webhook; an unchanged status sends none", async () => {
+    const customer = await createCustomer(ctx);
+    await ctx.container.services.customers.attestKyc(customer.id, 'REJECTED');
+    await call(ctx, 'PATCH', `/customers/${customer.id}`, { body: { customerType: 'INDIVIDUAL', kycStatus: 'REJECTED' } });
+    const events = await customerEvents(customer.id);
+    expect(events.map((e) => [e.previousKycStatus, e.customer.kycStatus])).toEqual([['APPROVED', 'REJECTED']]);
+  });
+
   it('refuses a form without the token, with another token, from another origin, or without a decision', async () => {
     const customer = await createCustomer(ctx);
     const res = await link(customer.platformCustomerId);
