@@ -133,7 +133,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   });
   const ledger = createLedger({ db, clock });
 
-  const customers = createCustomerService({ db, clock, cursors, kycAttestation: config.kycAttestation });
+  const customers = createCustomerService({ db, clock, cursors, kycAttestation: config.kycAttestation, events: webhooks.outbox });
   const beneficialOwners = createOwnerService({ db, clock, cursors, customers });
   const services = {
     platforms: createPlatformService({ db, clock: realClock, umaBaseDomain: config.umaBaseDomain }),

@@ -21,6 +21,7 @@ import type { LedgerAccountsTable, LedgerDeltasTable, LedgerJournalsTable, Ledge
 import type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 import type { AuditLogTable } from './tables/operations.js';
+import type { UmaInvitationsTable, CustomerImportsTable, CustomerImportRowsTable, KycLinksTable } from './tables/invitations.js';
 
 export type {
   PlatformsTable,
@@ -70,4 +71,8 @@ export interface DB {
   incoming_payments: IncomingPaymentsTable;
   list_counts: ListCountsTable;
   audit_log: AuditLogTable;
+  uma_invitations: UmaInvitationsTable;
+  customer_imports: CustomerImportsTable;
+  customer_import_rows: CustomerImportRowsTable;
+  kyc_links: KycLinksTable;
 }

@@ -2,7 +2,7 @@
  * Webhook event types and delivery statuses. Each issue that emits events adds its type here;
  * the delivery log filter and docs/webhooks.md list the same values.
  */
-export const EVENT_TYPES = ['OUTGOING_PAYMENT', 'INCOMING_PAYMENT', 'TEST'] as const;
+export const EVENT_TYPES = ['OUTGOING_PAYMENT', 'INCOMING_PAYMENT', 'CUSTOMER', 'INVITATION', 'BULK_UPLOAD', 'TEST'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

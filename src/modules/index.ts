@@ -21,6 +21,9 @@ import { sandboxHelperRoutes } from './sandbox/helpers.js';
 import { sandboxClockRoutes } from './sandbox/clock-service.js';
 import { exchangeRateRoutes } from './exchange-rates/routes.js';
 import { umaProviderRoutes } from './uma-providers/routes.js';
+import { invitationRoutes } from './invitations/routes.js';
+import { kycLinkRoutes } from './kyc-links/routes.js';
+import { customerImportRoutes } from './customer-imports/routes.js';
 
 /** Every resource's routes, mounted under the API version prefix. */
 export const apiModules: Array<(app: App, container: Container) => void> = [
@@ -45,4 +48,7 @@ export const apiModules: Array<(app: App, container: Container) => void> = [
   sandboxClockRoutes,
   exchangeRateRoutes,
   umaProviderRoutes,
+  invitationRoutes,
+  kycLinkRoutes,
+  customerImportRoutes,
 ];

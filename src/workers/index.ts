@@ -7,6 +7,7 @@ import { startWorker, type Worker } from './loop.js';
 import { createRetentionSweeper } from '../retention/sweeper.js';
 import { FOLD_BATCH, foldLedgerDeltas } from '../ledger/fold.js';
 import { foldCounts } from '../db/counters.js';
+import { CUSTOMER_IMPORT_JOB, customerImportsOf } from '../modules/customer-imports/service.js';
 
 /** How often the fold runs when it has less than a batch to do. */
 const FOLD_INTERVAL_MS = 500;
@@ -72,6 +73,9 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
   jobLoop('payments', PAYMENT_JOB_KINDS, () => container.payments.engine.processNext());
   // Incoming payments: approval deadlines (src/modules/incoming).
   jobLoop('incoming', INCOMING_JOB_KINDS, () => container.incoming.processNext());
+  // Bulk customer imports (src/modules/customer-imports): a chunk of rows per job.
+  const imports = customerImportsOf(container);
+  jobLoop('customer-imports', [CUSTOMER_IMPORT_JOB], () => imports.processNext());
   // Webhook delivery: several loops, since one attempt may wait 10 s on a slow receiver; the
   // database hands each due delivery to one loop (of one node).
   for (let i = 0; i < container.config.webhookConcurrency; i++) {

@@ -378,7 +378,7 @@ function DeliveryLog({ version }: { version: number }) {
           label="Event type"
           placeholder="Any"
           clearable
-          data={['OUTGOING_PAYMENT', 'INCOMING_PAYMENT', 'TEST']}
+          data={['OUTGOING_PAYMENT', 'INCOMING_PAYMENT', 'CUSTOMER', 'INVITATION', 'BULK_UPLOAD', 'TEST']}
           value={type}
           onChange={setType}
           w={200}

@@ -15,7 +15,8 @@ import * as m102 from './102_retention_indexes.js';
 import * as m200 from './200_lookup_payer.js';
 import * as m300 from './300_sandbox_clocks.js';
 import * as m400 from './400_dead_jobs.js';
-import * as m600 from './600_ledger_deltas.js';
+import * as m500 from './500_invitations_imports_kyc_links.js';
+import * as m700 from './700_ledger_deltas.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -34,5 +35,6 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '200_lookup_payer': m200,
   '300_sandbox_clocks': m300,
   '400_dead_jobs': m400,
-  '600_ledger_deltas': m600,
+  '500_invitations_imports_kyc_links': m500,
+  '700_ledger_deltas': m700,
 };

@@ -17,6 +17,7 @@ import { bumpCount, countKey, countKeyFor, readCount } from '../../db/counters.j
 import { checkKybApproval } from '../beneficial-owners/kyb.js';
 import { createAuditLog } from '../../audit/store.js';
 import { KYC_STATUSES } from './schemas.js';
+import type { Outbox } from '../../events/outbox.js';
 
 export interface CustomerServiceDeps {
   db: Database;
@@ -24,6 +25,8 @@ export interface CustomerServiceDeps {
   cursors: Cursors;
   /** Who attests kycStatus in PRODUCTION (KYC_ATTESTATION): the platform through the API (each change audited), or only the operator (CLI). */
   kycAttestation?: 'PLATFORM' | 'OPERATOR';
+  /** The outbox: a change of kycStatus is reported by a CUSTOMER webhook, in the change's transaction. */
+  events?: Outbox;
 }
 
 /** Maps unique-key violations of the customers table to their API errors. */
@@ -53,6 +56,12 @@ export function createCustomerService(deps: CustomerServiceDeps) {
     if (type === 'INDIVIDUAL' && input.fullName === undefined && !existing?.full_name) throw invalidField('fullName', 'is required for INDIVIDUAL customers');
     if (type === 'BUSINESS' && input.businessInfo === undefined && !existing?.business_info)
       throw invalidField('businessInfo', 'is required for BUSINESS customers (at least legalName)');
+  }
+
+  /** Every change of kycStatus (API, sandbox KYC page, operator) reports the customer as it now is. */
+  async function kycChanged(scope: Scope, customer: ReturnType<typeof customerView>, previousKycStatus: string) {
+    if (customer.kycStatus === previousKycStatus || !deps.events) return;
+    await deps.events.emit(scope, { type: 'CUSTOMER', subject: customer.id, payload: { customer, previousKycStatus } });
   }
 
   return {
@@ -139,7 +148,9 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (patch.businessInfo !== undefined) changes.business_info = JSON.stringify(patch.businessInfo);
         await customerRepository.update(trx, id, changes).catch(conflictError);
         if (patch.currencies) await syncCustomerAccounts(db, scope, id, patch.currencies, changes.updated_at!);
-        return customerView({ ...row, ...changes });
+        const customer = customerView({ ...row, ...changes });
+        await kycChanged(scope, customer, row.kyc_status);
+        return customer;
       });
     },
 
@@ -157,7 +168,9 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (status === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(db, scope, row);
         const changes = { kyc_status: status, updated_at: clock.now().toISOString() };
         await customerRepository.update(trx, id, changes);
-        return { ...customerView({ ...row, ...changes }), previousKycStatus: row.kyc_status };
+        const customer = customerView({ ...row, ...changes });
+        await kycChanged(scope, customer, row.kyc_status);
+        return { ...customer, previousKycStatus: row.kyc_status };
       });
     },
 
