@@ -229,6 +229,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
         wake: wakeKinds,
       }),
     },
+    /** Platform configurations as requests read them, reused for CONFIG_CACHE_TTL_MS (the GRID profile's answers). */
+    configs,
     /** Incoming payments: processNext() runs due approval deadlines (worker). */
     incoming,
     /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */

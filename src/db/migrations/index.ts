@@ -15,6 +15,7 @@ import * as m102 from './102_retention_indexes.js';
 import * as m200 from './200_lookup_payer.js';
 import * as m300 from './300_sandbox_clocks.js';
 import * as m400 from './400_dead_jobs.js';
+import * as m600 from './600_grid_profile.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -33,4 +34,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '200_lookup_payer': m200,
   '300_sandbox_clocks': m300,
   '400_dead_jobs': m400,
+  '600_grid_profile': m600,
 };
