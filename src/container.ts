@@ -130,6 +130,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     resolve: overrides.webhookResolve,
     secrets,
     retryAt: sandboxClocks.retryAt,
+    // Made below; called only once attempts run.
+    answers: (scope, delivery, outcome) => incoming.webhookAnswers(scope, delivery, outcome),
   });
   const ledger = createLedger({ db, clock });
 

@@ -6,13 +6,15 @@
  * answers to an INCOMING_PAYMENT.PENDING webhook.
  */
 import { createPublicKey, verify } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/common/clock.js';
 import { sandboxIdentifier } from '../src/identifiers/sandbox-fixtures.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { createAccount } from './helpers/external-accounts.js';
-import { balance, drainWebhooks, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
+import { balance, drainPayments, drainWebhooks, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const clock = manualClock(new Date());
@@ -236,4 +238,290 @@ describe('answers under each profile', () => {
   });
 });
 
-export { balance, drainWebhooks, startWebhookReceiver, verify };
+// --- Webhooks ---------------------------------------------------------------------------------
+
+/** The vendor's envelope and event names (BaseWebhook, WebhookType). */
+const GridWebhook = {
+  type: 'object',
+  required: ['id', 'type', 'timestamp', 'data'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', pattern: '^Webhook:' },
+    type: {
+      enum: [
+        'OUTGOING_PAYMENT.PENDING',
+        'OUTGOING_PAYMENT.PROCESSING',
+        'OUTGOING_PAYMENT.COMPLETED',
+        'OUTGOING_PAYMENT.FAILED',
+        'OUTGOING_PAYMENT.EXPIRED',
+        'OUTGOING_PAYMENT.REFUND_PENDING',
+        'OUTGOING_PAYMENT.REFUND_COMPLETED',
+        'OUTGOING_PAYMENT.REFUND_FAILED',
+        'INCOMING_PAYMENT.PENDING',
+        'INCOMING_PAYMENT.COMPLETED',
+        'INCOMING_PAYMENT.FAILED',
+        'TEST',
+      ],
+    },
+    timestamp: { type: 'string', format: 'date-time' },
+    data: { type: 'object' },
+  },
+};
+
+interface GridRequest {
+  rawBody: string;
+  signature: string | undefined;
+  verified: boolean;
+  event: any;
+}
+type GridAnswer = { status: number; body?: unknown };
+
+/**
+ * A receiver written as an integrator of the vendor would: raw body, X-Grid-Signature parsed as
+ * {"v":"1","s":"<base64>"}, verified with node:crypto against the P-256 key from GET /config.
+ */
+async function startGridReceiver(publicKeyPem: string, answer: (event: any) => GridAnswer = () => ({ status: 200 })) {
+  const requests: GridRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const signature = req.headers['x-grid-signature'] as string | undefined;
+      let verified = false;
+      try {
+        const { v, s } = JSON.parse(signature ?? '');
+        verified = v === '1' && verify('sha256', raw, publicKeyPem, Buffer.from(s, 'base64'));
+      } catch {
+        verified = false;
+      }
+      const event = JSON.parse(raw.toString('utf8'));
+      requests.push({ rawBody: raw.toString('utf8'), signature, verified, event });
+      if (!verified) return res.writeHead(401).end();
+      const a = answer(event);
+      res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body === undefined ? '' : JSON.stringify(a.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/grid`;
+  const receiver = {
+    url,
+    requests,
+    events: () => requests.map((r) => r.event),
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+  receivers.push(receiver as unknown as WebhookReceiver);
+  return receiver;
+}
+
+/** A GRID platform whose endpoint is an integrator's receiver of the vendor's format. */
+async function gridPlatform(settings: Record<string, unknown> = {}, answer?: (event: any) => GridAnswer) {
+  const p = await ctx.newPlatform('Grid webhooks');
+  const config = await setProfile(p, 'GRID', settings);
+  const receiver = await startGridReceiver(config.gridWebhookPublicKey, answer);
+  expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: receiver.url } })).status).toBe(200);
+  return { p, receiver, domain: config.umaDomain as string };
+}
+
+async function payEur(p: TestPlatform) {
+  const eur = await createAccount(
+    ctx,
+    { currency: 'EUR', accountInfo: { accountType: 'IBAN', iban: 'DE89370400440532013000', swiftBic: 'COBADEFFXXX', beneficiary } },
+    { auth: p.auth, path: '/platform/external-accounts' },
+  );
+  const payer = await fundedCustomer(ctx, ['USD'], 50_000, p.auth);
+  const quote = await quoteFromAccount(ctx, payer.accounts.USD.id, eur.body.id, 20_000, {}, p.auth);
+  const executed = await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`, { auth: p.auth });
+  expect(executed.status).toBe(200);
+  await drainPayments(ctx);
+  await drainWebhooks(ctx);
+  return quote.body.transactionId as string;
+}
+
+describe('webhook formats', () => {
+  it('GRID: the vendor envelope and event names, signed with P-256 (X-Grid-Signature), data in the vendor names', async () => {
+    const { p, receiver } = await gridPlatform();
+    const id = await payEur(p);
+    const events = receiver.events().filter((e) => e.data?.id === id);
+    expect(events.map((e) => e.type)).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+    expect(receiver.requests.every((r) => r.verified)).toBe(true);
+    for (const e of events) {
+      expectVendorShape(GridWebhook, e);
+      expect(e.data.status).toBe(e.type.split('.')[1]);
+      expectVendorShape(VENDOR.OutgoingRateDetails, e.data.rateDetails);
+    }
+    // One webhook id per event; the delivery log keeps the spec's body, and says DELIVERED.
+    expect(new Set(events.map((e) => e.id)).size).toBe(2);
+    const log = await call(ctx, 'GET', '/webhooks/deliveries', { auth: p.auth, query: { transactionId: id } });
+    expect(log.body.data.map((d: any) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
+
+    // The test webhook takes the platform's format too.
+    const test = await call(ctx, 'POST', '/webhooks/test', { auth: p.auth, body: {} });
+    expect(test.status).toBe(200);
+    const last = receiver.requests.at(-1)!;
+    expect(last.verified).toBe(true);
+    expect(last.event.type).toBe('TEST');
+    expectVendorShape(GridWebhook, last.event);
+
+    // A tampered body does not verify with the published key.
+    const config = await call(ctx, 'GET', '/config', { auth: p.auth });
+    const { s } = JSON.parse(last.signature!);
+    expect(verify('sha256', Buffer.from(last.rawBody.replace('TEST', 'TEsT')), config.body.gridWebhookPublicKey, Buffer.from(s, 'base64'))).toBe(false);
+  });
+
+  it('CORRIDOR: the spec body with X-Corridor-Signature (Ed25519), unchanged', async () => {
+    const p = await ctx.newPlatform('Corridor webhooks');
+    const config = (await call(ctx, 'GET', '/config', { auth: p.auth })).body;
+    const receiver = await startWebhookReceiver({ publicKeyPem: config.webhookPublicKey, now: () => clock.now().getTime() });
+    receivers.push(receiver);
+    await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: receiver.url } });
+    const id = await payEur(p);
+    const events = receiver.accepted().filter((e) => e.transaction?.id === id);
+    expect(events.map((e) => [e.type, e.transaction.status])).toEqual([
+      ['OUTGOING_PAYMENT', 'PROCESSING'],
+      ['OUTGOING_PAYMENT', 'COMPLETED'],
+    ]);
+    expect(receiver.requests.every((r) => r.verified && r.headers['x-grid-signature'] === undefined)).toBe(true);
+    expect(events[0].transaction.rateDetails).toHaveProperty('serviceApiMultiplier');
+  });
+
+  it('a delivery keeps the format it was made with: retries after a profile change send the same shape', async () => {
+    let fail = true;
+    const { p, receiver } = await gridPlatform({}, () => (fail ? { status: 500 } : { status: 200 }));
+    const id = await payEur(p);
+    expect(receiver.events().filter((e) => e.data?.id === id).length).toBeGreaterThan(0);
+    // Switch back to CORRIDOR while the deliveries retry: they still arrive in the GRID format.
+    await setProfile(p, 'CORRIDOR');
+    fail = false;
+    clock.advance(10 * 60_000);
+    await drainWebhooks(ctx);
+    const answered = receiver.requests.filter((r) => r.event.data?.id === id);
+    expect(answered.every((r) => r.verified && typeof r.event.type === 'string' && r.event.type.startsWith('OUTGOING_PAYMENT.'))).toBe(true);
+    const log = await call(ctx, 'GET', '/webhooks/deliveries', { auth: p.auth, query: { transactionId: id } });
+    expect(log.body.data.map((d: any) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
+  });
+});
+
+describe("the vendor's answers to INCOMING_PAYMENT.PENDING", () => {
+  const approval = { incomingPaymentApproval: { required: true, requestedReceiverCustomerInfoFields: ['FULL_NAME'], windowSeconds: 300 } };
+
+  /** A GRID platform asking for approval, whose receiver answers the PENDING webhook with `pending` (other events: 200). */
+  async function incoming(pending: GridAnswer) {
+    const { p, receiver, domain } = await gridPlatform(approval, (e) => (e.type === 'INCOMING_PAYMENT.PENDING' ? pending : { status: 200 }));
+    const c = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: {
+        platformCustomerId: `g-${Math.random().toString(36).slice(2)}`,
+        customerType: 'INDIVIDUAL',
+        fullName: 'Rita Receiver',
+        currencies: ['USD'],
+        umaAddress: `$rita@${domain}`,
+      },
+    });
+    expect(c.status).toBe(201);
+    const accounts = await call(ctx, 'GET', '/customers/internal-accounts', { auth: p.auth, query: { customerId: c.body.id } });
+    const r = await call(ctx, 'POST', '/sandbox/uma/receive', {
+      auth: p.auth,
+      body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 },
+    });
+    expect(r.body.status).toBe('PENDING');
+    await drainWebhooks(ctx);
+    const tx = async () => (await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body;
+    const deliveries = async () => (await call(ctx, 'GET', '/webhooks/deliveries', { auth: p.auth, query: { transactionId: r.body.id } })).body.data.reverse();
+    const types = () =>
+      receiver
+        .events()
+        .filter((e) => e.data?.id === r.body.id)
+        .map((e) => e.type);
+    return { p, receiver, id: r.body.id as string, accountId: accounts.body.data[0].id as string, tx, deliveries, types };
+  }
+
+  it('200 approves, with the requested fields from receiverCustomerInfo', async () => {
+    const s = await incoming({ status: 200, body: { receiverCustomerInfo: { FULL_NAME: 'Rita Receiver' } } });
+    const pending = s.receiver.events().find((e) => e.type === 'INCOMING_PAYMENT.PENDING');
+    expectVendorShape(GridWebhook, pending);
+    expect(pending.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'FULL_NAME', mandatory: true }]);
+    expect((await s.tx()).status).toBe('COMPLETED');
+    expect(await balance(ctx, s.accountId, s.p.auth)).toBe(5_000);
+    expect(s.types()).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
+    expect((await s.deliveries()).map((d: any) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
+  });
+
+  it('200 without the requested fields changes nothing: the attempt says why, the API can still approve', async () => {
+    const s = await incoming({ status: 200, body: {} });
+    expect((await s.tx()).status).toBe('PENDING');
+    const [first] = await s.deliveries();
+    expect(first.status).toBe('DELIVERED');
+    expect(first.attempts[0].error).toMatch(/^answer not applied: MISSING_MANDATORY_USER_INFO/);
+    const ok = await call(ctx, 'POST', `/transactions/${s.id}/approve`, { auth: s.p.auth, body: { receiverCustomerInfo: { FULL_NAME: 'Rita' } } });
+    expect(ok.body.status).toBe('COMPLETED');
+  });
+
+  it('403 rejects: REJECTED, nothing lands, the reason kept; the answer is not retried', async () => {
+    const s = await incoming({ status: 403, body: { code: 'PAYMENT_REJECTED', message: 'Not for us', reason: 'RESTRICTED_JURISDICTION' } });
+    const tx = await s.tx();
+    expect(tx.status).toBe('REJECTED');
+    expect(await balance(ctx, s.accountId, s.p.auth)).toBe(0);
+    expect(s.types()).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED']);
+    const [first] = await s.deliveries();
+    expect(first).toMatchObject({ status: 'DELIVERED', attemptCount: 1 });
+    const history = await ctx.container.db
+      .executor()
+      .selectFrom('incoming_payments')
+      .select('rejection_reason')
+      .where('transaction_id', '=', s.id)
+      .executeTakeFirst();
+    expect(history?.rejection_reason).toBe('RESTRICTED_JURISDICTION');
+  });
+
+  it('422 asks for fields the payment lacks: FAILED (PAY_REQUEST_FAILED), the fields named', async () => {
+    const s = await incoming({ status: 422, body: { code: 'MISSING_FIELDS', message: 'More please', requiredFields: ['TAX_ID', 'POSTAL_ADDRESS'] } });
+    const tx = await s.tx();
+    expect(tx).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
+    expect(await balance(ctx, s.accountId, s.p.auth)).toBe(0);
+    expect(s.types()).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED']);
+    expect((await s.deliveries())[0]).toMatchObject({ status: 'DELIVERED', attemptCount: 1 });
+    const row = await ctx.container.db
+      .executor()
+      .selectFrom('incoming_payments')
+      .select('rejection_reason')
+      .where('transaction_id', '=', s.id)
+      .executeTakeFirst();
+    expect(row?.rejection_reason).toMatch(/TAX_ID, POSTAL_ADDRESS$/);
+  });
+
+  it('202 leaves the decision to the API: approve or reject later', async () => {
+    const s = await incoming({ status: 202 });
+    expect((await s.tx()).status).toBe('PENDING');
+    expect((await s.deliveries())[0].status).toBe('DELIVERED');
+    const rejected = await call(ctx, 'POST', `/transactions/${s.id}/reject`, { auth: s.p.auth, body: { reason: 'later' } });
+    expect(rejected.body.status).toBe('REJECTED');
+    await drainWebhooks(ctx);
+    expect(s.types()).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED']);
+  });
+
+  it('under CORRIDOR a 200 only acknowledges, as before', async () => {
+    const p = await ctx.newPlatform('Corridor approval');
+    const config = (await call(ctx, 'GET', '/config', { auth: p.auth })).body;
+    const receiver = await startWebhookReceiver({ publicKeyPem: config.webhookPublicKey, now: () => clock.now().getTime() });
+    receivers.push(receiver);
+    await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: receiver.url, ...approval } });
+    const c = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: {
+        platformCustomerId: 'corr-1',
+        customerType: 'INDIVIDUAL',
+        fullName: 'Rita Receiver',
+        currencies: ['USD'],
+        umaAddress: `$rita@${config.umaDomain}`,
+      },
+    });
+    const r = await call(ctx, 'POST', '/sandbox/uma/receive', {
+      auth: p.auth,
+      body: { receiverUmaAddress: c.body.umaAddress, currencyCode: 'USD', currencyAmount: 5_000 },
+    });
+    await drainWebhooks(ctx);
+    expect(receiver.accepted().map((e) => e.transaction.status)).toEqual(['PENDING']);
+    expect((await call(ctx, 'GET', `/transactions/${r.body.id}`, { auth: p.auth })).body.status).toBe('PENDING');
+  });
+});

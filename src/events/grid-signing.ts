@@ -39,8 +39,8 @@ export class GridSigner {
     this.#key = key;
   }
 
-  /** The X-Grid-Signature value for these exact bytes. */
-  header(rawBody: string): string {
+  /** The X-Grid-Signature value for these exact bytes (the vendor's scheme signs no time). */
+  header(rawBody: string, _nowSeconds?: number): string {
     const signature = sign('sha256', Buffer.from(rawBody, 'utf8'), this.#key);
     return JSON.stringify({ v: '1', s: signature.toString('base64') });
   }
