@@ -159,6 +159,16 @@ describe('PATCH /config compatibility', () => {
     const prod = await call(ctx, 'GET', '/config', { auth: await p.token(['VIEW'], 'PRODUCTION') });
     expect(prod.body.compatibility).toBe('CORRIDOR');
 
+    // The private half is sealed at rest, as the Ed25519 keys are.
+    const stored = await ctx.container.db
+      .executor()
+      .selectFrom('webhook_p256_keys')
+      .select('private_key_pem')
+      .where('platform_id', '=', p.platformId)
+      .execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0].private_key_pem).not.toContain('PRIVATE KEY');
+
     expect((await setProfile(p, 'CORRIDOR')).gridWebhookPublicKey).toBeUndefined();
   });
 });
