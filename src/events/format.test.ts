@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, verify } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDelivery, gridEventType } from './format.js';
 import { generateP256KeyPair, GridSigner, verifyGridSignature } from './grid-signing.js';
@@ -59,5 +63,41 @@ describe('formatDelivery', () => {
     const signer = new GridSigner(generateP256KeyPair().privateKeyPem);
     expect(JSON.stringify({ signer })).toBe('{"signer":"[redacted]"}');
     expect(String(signer)).toBe('[redacted]');
+  });
+});
+
+// The verification example of docs/vendor-clients.md, run as an integrator would run it: plain
+// Node in its own process. It must accept what formatDelivery sends and refuse anything else.
+describe('the documented X-Grid-Signature check', () => {
+  it('agrees with verifyGridSignature on good and bad requests', () => {
+    const markdown = readFileSync(new URL('../../docs/vendor-clients.md', import.meta.url), 'utf8');
+    const snippet = /<!-- grid-verify-snippet[^>]*-->\s*```js\n([\s\S]*?)```/.exec(markdown)?.[1];
+    expect(snippet).toBeDefined();
+    const pair = generateP256KeyPair();
+    const other = generateP256KeyPair();
+    const sent = formatDelivery('GRID', stored, new GridSigner(pair.privateKeyPem), now);
+    const header = sent.headers['X-Grid-Signature'];
+    const cases = [
+      { header, body: sent.body },
+      { header, body: `${sent.body} ` },
+      { header: formatDelivery('GRID', stored, new GridSigner(other.privateKeyPem), now).headers['X-Grid-Signature'], body: sent.body },
+      { header: JSON.stringify({ v: '2', s: JSON.parse(header).s }), body: sent.body },
+      { header: 'garbage', body: sent.body },
+      { header: null, body: sent.body },
+    ];
+    const expected = cases.map((c) => verifyGridSignature(pair.publicKeyPem, c.header ?? undefined, c.body));
+    expect(expected).toEqual([true, false, false, false, false, false]);
+    const dir = mkdtempSync(join(tmpdir(), 'corridor-docs-'));
+    try {
+      const driver = `${snippet}
+const { cases, publicKeyPem } = JSON.parse(process.argv[2]);
+process.stdout.write(JSON.stringify(cases.map((c, i) => verifyGridSignature(c.header ?? undefined, i % 2 ? Buffer.from(c.body) : c.body, publicKeyPem))));
+`;
+      writeFileSync(join(dir, 'verify.mjs'), driver);
+      const out = execFileSync(process.execPath, [join(dir, 'verify.mjs'), JSON.stringify({ cases, publicKeyPem: pair.publicKeyPem })], { encoding: 'utf8' });
+      expect(JSON.parse(out)).toEqual(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
