@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PREFIX } from '../src/app.js';
 import { manualClock } from '../src/common/clock.js';
 import { sandboxIdentifier } from '../src/identifiers/sandbox-fixtures.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
@@ -235,7 +236,7 @@ describe('answers under each profile', () => {
     );
   });
 
-  it('GRID: requests in either naming are accepted', async () => {
+  it('GRID: requests in either naming are accepted; the dashboard reads the spec names', async () => {
     const p = await ctx.newPlatform('Either naming');
     await setProfile(p, 'GRID');
     const vendor = await createAccount(
@@ -245,6 +246,24 @@ describe('answers under each profile', () => {
     );
     expect(vendor.status).toBe(201);
     expect(vendor.body.accountInfo).toMatchObject({ accountType: 'EUR_ACCOUNT', swiftBic: 'COBADEFFXXX' });
+
+    // The dashboard (a session cookie, not a token) reads the spec's names: it is Corridor's own page.
+    await ctx.container.dashboard.createUser({ platformId: p.platformId, email: 'grid@example.com', role: 'ADMIN', password: 'correct horse battery staple' });
+    const session = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      headers: { host: 'localhost:80', origin: 'http://localhost:80' },
+      payload: { email: 'grid@example.com', password: 'correct horse battery staple' },
+    });
+    expect(session.statusCode).toBe(201);
+    const cookie = String(session.headers['set-cookie']).split(';')[0];
+    const viaDashboard = await ctx.app.inject({
+      method: 'GET',
+      url: `${API_PREFIX}/platform/external-accounts/${vendor.body.id}`,
+      headers: { host: 'localhost:80', origin: 'http://localhost:80', cookie },
+    });
+    expect(viaDashboard.statusCode).toBe(200);
+    expect(JSON.parse(viaDashboard.body).accountInfo.accountType).toBe('IBAN');
   });
 });
 
