@@ -16,6 +16,7 @@ import { registerOverload, serverTimeouts } from './http/overload.js';
 import { addExamples } from './http/openapi.js';
 import { failureKey } from './http/auth.js';
 import { createFailureLimiter } from './http/rate-limit.js';
+import { gridProfileHook } from './http/profile.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiModules } from './modules/index.js';
@@ -148,6 +149,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   });
   // A sandbox request runs on its platform's sandbox clock (src/modules/sandbox/clock.ts).
   app.addHook('preHandler', container.sandbox.clocks.hook);
+  // A GRID-profile platform's answers in the vendor's names (src/http/profile.ts).
+  app.addHook('preSerialization', gridProfileHook(container.configs));
 
   await app.register(swagger, {
     openapi: {

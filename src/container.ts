@@ -130,6 +130,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     resolve: overrides.webhookResolve,
     secrets,
     retryAt: sandboxClocks.retryAt,
+    // Made below; called only once attempts run.
+    answers: (scope, delivery, outcome) => incoming.webhookAnswers(scope, delivery, outcome),
   });
   const ledger = createLedger({ db, clock });
 
@@ -229,6 +231,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
         wake: wakeKinds,
       }),
     },
+    /** Platform configurations as requests read them, reused for CONFIG_CACHE_TTL_MS (the GRID profile's answers). */
+    configs,
     /** Incoming payments: processNext() runs due approval deadlines (worker). */
     incoming,
     /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */

@@ -53,6 +53,7 @@ export interface DB {
   system_settings: SystemSettingsTable;
   sandbox_clocks: SandboxClocksTable;
   webhook_keys: WebhookKeysTable;
+  webhook_p256_keys: WebhookKeysTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

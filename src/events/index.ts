@@ -26,6 +26,8 @@ export function createWebhookDelivery(deps: {
   secrets: Sealer;
   /** When a failed attempt's retry is due (a sandbox platform's clock): see worker.ts. */
   retryAt?: DeliveryWorkerDeps['retryAt'];
+  /** Acts on receivers' answers (the GRID profile's approval answers): see worker.ts. */
+  answers?: DeliveryWorkerDeps['answers'];
 }) {
   const keys = createWebhookKeys({ db: deps.db, clock: deps.clock, secrets: deps.secrets });
   const outbox = createOutbox({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs });

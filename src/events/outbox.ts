@@ -13,6 +13,13 @@ import { multiRowInsert } from '../db/statements.js';
 import type { ConfigCache } from '../modules/platforms/config-cache.js';
 import type { DeliveryRow, EventRow } from './store.js';
 import { DELIVER_JOB, deliverySubject, type DeliveryStatus, type EventType } from './types.js';
+import { profileOf } from '../modules/config/grid-profile.js';
+import type { WebhookFormat } from './format.js';
+
+const scopeOf = (row: { platform_id: string; environment: string }): Scope => ({
+  platformId: row.platform_id,
+  environment: row.environment as Scope['environment'],
+});
 
 export interface EmitInput {
   type: EventType;
@@ -58,6 +65,7 @@ const DELIVERY_COLUMNS = [
   'resend_of',
   'created_at',
   'updated_at',
+  'format',
 ] as const;
 const insertEvents = multiRowInsert('webhook_events', EVENT_COLUMNS);
 const insertDeliveries = multiRowInsert('webhook_deliveries', DELIVERY_COLUMNS);
@@ -93,9 +101,11 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
    */
   async function addDeliveries(
     events: Array<Pick<EventRow, 'id' | 'platform_id' | 'environment' | 'type' | 'subject'>>,
-    opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean },
+    opts: { url: string | null; hasTarget: boolean; resendOf?: string; enqueue?: boolean; format?: WebhookFormat },
   ): Promise<DeliveryRow[]> {
     const now = clock.now().toISOString();
+    // The platform's profile when the delivery is made fixes its format for every attempt (format.ts).
+    const format = opts.format ?? (events.length ? profileOf(await deps.configs.get(scopeOf(events[0]))) : 'CORRIDOR');
     const rows: DeliveryRow[] = events.map((event) => ({
       id: newId('Delivery'),
       platform_id: event.platform_id,
@@ -113,6 +123,7 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
       resend_of: opts.resendOf ?? null,
       created_at: now,
       updated_at: now,
+      format,
     }));
     await db.execute(
       insertDeliveries(rows.length),
@@ -142,7 +153,8 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
       insertEvents(events.length),
       events.flatMap((e) => EVENT_COLUMNS.map((c) => e[c])),
     );
-    const deliveries = await addDeliveries(events, { url: null, hasTarget: (await endpointOf(scope)) !== null });
+    const config = await deps.configs.get(scope);
+    const deliveries = await addDeliveries(events, { url: null, hasTarget: (config.webhook_endpoint ?? null) !== null, format: profileOf(config) });
     return events.map((e, i) => ({ webhookId: e.id, deliveryId: deliveries[i].id, status: deliveries[i].status as DeliveryStatus }));
   }
 

@@ -8,10 +8,11 @@ import type { Clock } from '../common/clock.js';
 import type { Environment, Scope } from '../common/scope.js';
 import type { Database, Executor } from '../db/database.js';
 import type { Job, JobQueue } from '../db/jobs.js';
+import type { ConfigCache } from '../modules/platforms/config-cache.js';
 import { nextAttemptDelayMs } from './backoff.js';
 import { deliver } from './http-delivery.js';
 import type { WebhookKeys } from './keys.js';
-import { SIGNATURE_HEADER } from './signing.js';
+import { deliveryFormat, preparedDelivery, type WebhookFormat } from './format.js';
 import { webhookStore, type DeliveryRow } from './store.js';
 import { ATTEMPT_TIMEOUT_MS, DELIVER_JOB, DELIVERY_LEASE_MS, RESPONSE_BODY_MAX_BYTES } from './types.js';
 import { checkWebhookUrl, type UrlCheck } from './url-guard.js';
@@ -33,6 +34,10 @@ export interface DeliveryWorkerDeps {
    * clock (src/modules/sandbox/clock.ts); real time without it.
    */
   retryAt?: (trx: Executor, scope: Scope, delayMs: number) => Promise<{ runAt: Date; dueAt: Date }>;
+  /** The platform's profile, for a test event's format (format.ts). */
+  configs?: Pick<ConfigCache, 'get'>;
+  /** Acts on a receiver's answer to an attempt (the GRID approval answers); returns the outcome to record. */
+  answers?: (scope: Scope, delivery: DeliveryRow, outcome: AttemptOutcome) => Promise<AttemptOutcome>;
 }
 
 /** What one attempt did, as the delivery log shows it. */
@@ -50,7 +55,7 @@ export interface AttemptOutcome {
 const storable = (text: string | null) => (text === null ? null : text.replace(/\u0000/g, ''));
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
-  const { db, clock, jobs, keys } = deps;
+  const { db, clock, jobs } = deps;
 
   /** The SSRF check with this node's rules: environment, operator switch, resolver. */
   function checkUrl(url: string, environment: Environment): Promise<UrlCheck> {
@@ -58,17 +63,16 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   /** One signed POST of `body` to `url`, connected to the address the check approved. Never throws. */
-  async function attempt(scope: Scope, url: string, body: string, checked?: UrlCheck): Promise<AttemptOutcome> {
+  async function attempt(scope: Scope, url: string, body: string, checked?: UrlCheck, format?: WebhookFormat): Promise<AttemptOutcome> {
     const attemptedAt = clock.now().toISOString();
     const check = checked ?? (await checkUrl(url, scope.environment));
     if (!check.ok) return { url, attemptedAt, ok: false, statusCode: null, latencyMs: null, error: `refused: ${check.reason}`, responseBody: null };
-    const signer = await keys.signer(scope);
-    // Signed at the moment of sending, so the receiver's 5-minute window measures this attempt.
-    const signature = signer.header(body, Math.floor(clock.now().getTime() / 1000));
+    // Signed at the moment of sending, so the receiver's 5-minute window measures this attempt; in the profile's format (format.ts).
+    const sent = await preparedDelivery(deps, scope, body, format, clock.now());
     const r = await deliver({
       url,
-      body,
-      headers: { [SIGNATURE_HEADER]: signature },
+      body: sent.body,
+      headers: sent.headers,
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       maxResponseBytes: RESPONSE_BODY_MAX_BYTES,
       pinnedAddresses: check.addresses,
@@ -156,7 +160,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       });
       return true;
     }
-    const outcome = await attempt(scope, url, body);
+    const tried = await attempt(scope, url, body, undefined, deliveryFormat(delivery));
+    // The platform's answer to a GRID-format approval request approves or rejects the payment (src/modules/incoming/webhook-answers.ts).
+    const outcome = deps.answers ? await deps.answers(scope, delivery, tried) : tried;
     await db.tx(async (trx) => {
       const next = outcome.ok ? { changes: {}, finish: () => jobs.complete(job) } : await afterFailure(trx, scope, job);
       await recordAttempt(trx, delivery, outcome, next.changes);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
-import { webhookKeyContext } from '../events/keys.js';
+import { gridWebhookKeyContext, webhookKeyContext } from '../events/keys.js';
 import { documentContext } from '../modules/documents/service.js';
 import { createSealer, KEK_BYTES, type Sealer } from './envelope.js';
 import { KEK_FILE_NAME, NEXT_KEK_FILE_NAME, PREVIOUS_KEK_FILE_NAME, readKekFile, type Secrets } from './kek.js';
@@ -24,22 +24,29 @@ const PAGE = 200;
 export async function resealAll(db: Database, secrets: Sealer): Promise<RotationReport> {
   const report: RotationReport = { kekId: secrets.currentKekId, webhookKeys: { checked: 0, sealed: 0 }, documents: { checked: 0, sealed: 0 } };
 
-  const keys = await db.executor().selectFrom('webhook_keys').select(['platform_id', 'environment', 'private_key_pem']).execute();
-  for (const key of keys) {
-    report.webhookKeys.checked += 1;
-    if (secrets.isCurrentText(key.private_key_pem)) continue;
-    const context = webhookKeyContext(key.platform_id, key.environment);
-    const sealed = secrets.sealText(secrets.openText(key.private_key_pem, context), context);
-    await db.tx((trx) =>
-      trx
-        .updateTable('webhook_keys')
-        .set({ private_key_pem: sealed })
-        .where('platform_id', '=', key.platform_id)
-        .where('environment', '=', key.environment)
-        .where('private_key_pem', '=', key.private_key_pem)
-        .execute(),
-    );
-    report.webhookKeys.sealed += 1;
+  // Both kinds of webhook key (Ed25519, and the GRID profile's P-256), each sealed to its own context.
+  const kinds = [
+    { table: 'webhook_keys', context: webhookKeyContext },
+    { table: 'webhook_p256_keys', context: gridWebhookKeyContext },
+  ] as const;
+  for (const kind of kinds) {
+    const keys = await db.executor().selectFrom(kind.table).select(['platform_id', 'environment', 'private_key_pem']).execute();
+    for (const key of keys) {
+      report.webhookKeys.checked += 1;
+      if (secrets.isCurrentText(key.private_key_pem)) continue;
+      const context = kind.context(key.platform_id, key.environment);
+      const sealed = secrets.sealText(secrets.openText(key.private_key_pem, context), context);
+      await db.tx((trx) =>
+        trx
+          .updateTable(kind.table)
+          .set({ private_key_pem: sealed })
+          .where('platform_id', '=', key.platform_id)
+          .where('environment', '=', key.environment)
+          .where('private_key_pem', '=', key.private_key_pem)
+          .execute(),
+      );
+      report.webhookKeys.sealed += 1;
+    }
   }
 
   // Documents hold up to 10 MiB each: ids a page at a time, then one row at a time.

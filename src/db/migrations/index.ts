@@ -16,6 +16,7 @@ import * as m200 from './200_lookup_payer.js';
 import * as m300 from './300_sandbox_clocks.js';
 import * as m400 from './400_dead_jobs.js';
 import * as m500 from './500_invitations_imports_kyc_links.js';
+import * as m600 from './600_grid_profile.js';
 import * as m700 from './700_ledger_deltas.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
@@ -36,5 +37,6 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '300_sandbox_clocks': m300,
   '400_dead_jobs': m400,
   '500_invitations_imports_kyc_links': m500,
+  '600_grid_profile': m600,
   '700_ledger_deltas': m700,
 };

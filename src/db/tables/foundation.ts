@@ -20,6 +20,8 @@ export interface PlatformConfigsTable {
   required_payer_data_fields?: string | null;
   /** JSON {required, requestedReceiverCustomerInfoFields, windowSeconds}; null: defaults (modules/config/incoming.ts) */
   incoming_payment_approval?: string | null;
+  /** CORRIDOR (the spec's names) or GRID (the vendor's names and webhook format); src/modules/config/grid-profile.ts */
+  compatibility?: string;
 }
 
 export interface TokensTable {

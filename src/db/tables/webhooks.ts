@@ -40,6 +40,8 @@ export interface WebhookDeliveriesTable {
   resend_of: string | null;
   created_at: string;
   updated_at: string;
+  /** CORRIDOR | GRID: the webhook format of every attempt (src/events/format.ts); null: CORRIDOR */
+  format?: string | null;
 }
 
 export interface WebhookAttemptsTable {

@@ -2,6 +2,9 @@ import { Type, type Static } from 'typebox';
 import { CurrencyCode, DateTime } from '../../common/schemas.js';
 import { IncomingConfigPatch, IncomingConfigSchema } from './incoming.js';
 import { SupportedCurrencyInput } from './vendor.js';
+import { COMPATIBILITY_PROFILES } from './grid-profile.js';
+
+const Compatibility = (description: string) => Type.Enum(COMPATIBILITY_PROFILES, { description });
 
 // A DNS name (labels of letters, digits and hyphens), optionally with a port, as UMA addresses allow.
 export const UMA_DOMAIN_PATTERN = '^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(:[0-9]{1,5})?$';
@@ -38,6 +41,11 @@ export const ConfigPatchBody = Type.Object(
       Type.Array(CurrencySettingInput, { maxItems: 50, description: 'Settings of the listed currencies; unlisted currencies keep theirs' }),
     ),
     ...IncomingConfigPatch,
+    compatibility: Type.Optional(
+      Compatibility(
+        "Names of this platform's answers and webhooks: CORRIDOR (the spec's) or GRID (the vendor SDK's names, its webhook body and X-Grid-Signature); requests are read in either naming under both",
+      ),
+    ),
     supportedCurrencies: Type.Optional(
       Type.Array(SupportedCurrencyInput, {
         maxItems: 50,
@@ -60,6 +68,10 @@ export const ConfigSchema = Type.Object({
   environment: Type.Enum(['SANDBOX', 'PRODUCTION']),
   webhookEndpoint: Type.Union([Type.String(), Type.Null()]),
   webhookPublicKey: Type.String({ description: 'Ed25519 public key (PEM) that verifies X-Corridor-Signature; read-only' }),
+  compatibility: Compatibility('CORRIDOR (default) or GRID: see PATCH /config'),
+  gridWebhookPublicKey: Type.Optional(
+    Type.String({ description: 'Under the GRID profile: the P-256 public key (PEM, SPKI) that verifies X-Grid-Signature; read-only' }),
+  ),
   umaDomain: Type.String(),
   umaDomainClaim: Type.Union(
     [

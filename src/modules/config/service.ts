@@ -10,6 +10,7 @@ import type { DeliveryWorker } from '../../events/worker.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
 import { platformConfig } from '../platforms/service.js';
 import { configErrors } from './errors.js';
+import { profileOf } from './grid-profile.js';
 import type { ConfigPatch } from './schemas.js';
 import { allCurrencySettings, mergeCurrencySettings } from './settings.js';
 import { incomingSettingsView, mergeIncomingSettings } from './incoming.js';
@@ -77,10 +78,14 @@ export function createConfigService(deps: ConfigServiceDeps) {
 
   async function view(scope: Scope, row: PlatformConfigsTable) {
     const claim = await claims.get(db.executor(), scope);
+    const compatibility = profileOf(row);
     return {
       environment: scope.environment,
       webhookEndpoint: row.webhook_endpoint,
       webhookPublicKey: await keys.publicKeyPem(scope),
+      compatibility,
+      // Made on first use: a platform that never turns GRID on never gets a P-256 key.
+      ...(compatibility === 'GRID' ? { gridWebhookPublicKey: await keys.gridPublicKeyPem(scope) } : {}),
       umaDomain: row.uma_domain,
       umaDomainClaim: claim ? claimView(claim) : null,
       currencies: allCurrencySettings(row),
@@ -102,6 +107,7 @@ export function createConfigService(deps: ConfigServiceDeps) {
         const now = clock.now().toISOString();
         const changes: Partial<PlatformConfigsTable> = { updated_at: now };
         if (patch.webhookEndpoint !== undefined) changes.webhook_endpoint = patch.webhookEndpoint;
+        if (patch.compatibility !== undefined) changes.compatibility = patch.compatibility;
         if (patch.currencies) changes.currency_settings = mergeCurrencySettings(current.currency_settings, patch.currencies);
         Object.assign(changes, mergeIncomingSettings(current, patch));
         const requested = patch.umaDomain?.toLowerCase();

@@ -15,6 +15,7 @@ import type { Lifecycle } from '../transactions/lifecycle.js';
 import { createArrivals } from './arrival.js';
 import { createIncomingService } from './service.js';
 import { createUmaPayments } from './uma.js';
+import { createWebhookAnswers } from './webhook-answers.js';
 import type { ReceiverService } from '../receiver/service.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
 
@@ -34,7 +35,9 @@ export function createIncoming(deps: {
   const arrivals = createArrivals(deps);
   const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals, within: deps.within });
   const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle });
-  return { arrivals, service, uma, processNext: service.processNext };
+  // The GRID profile's answers to approval webhooks, called by the delivery worker.
+  const webhookAnswers = createWebhookAnswers({ db: deps.db, service, within: deps.within });
+  return { arrivals, service, uma, webhookAnswers, processNext: service.processNext };
 }
 
 export type Incoming = ReturnType<typeof createIncoming>;

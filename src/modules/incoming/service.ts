@@ -113,6 +113,22 @@ export function createIncomingService(deps: {
     },
 
     /**
+     * The platform answered the approval request (a GRID-profile webhook) with 422 and the payer
+     * fields it requires: a payment cannot gain payer data once sent, so it fails as a receiver
+     * that cannot take it does (PAY_REQUEST_FAILED, the sender refunded), the fields in its history.
+     */
+    async requireFields(scope: Scope, id: string, fields: string[]) {
+      return db.tx(async (trx) => {
+        const { row, inc } = await awaiting(trx, scope, id);
+        const reason = `the receiving platform requires payer data the payment lacks${fields.length ? `: ${fields.join(', ')}` : ''}`;
+        await repo.update(trx, id, { rejection_reason: reason.slice(0, 500), updated_at: clock.now().toISOString() });
+        const done = await arrivals.refuse(trx, row, inc, { to: 'FAILED', reason: 'PAY_REQUEST_FAILED' }, reason);
+        if (!done) throw incomingErrors.TRANSACTION_NOT_AWAITING_APPROVAL({ transactionId: id });
+        return transactionView(done);
+      });
+    },
+
+    /**
      * POST /sandbox/transactions/{id}/approval-timeout: closes the approval window now, as its
      * deadline job would; the job, when it runs later, finds the payment answered and does nothing.
      */
