@@ -50,11 +50,15 @@ describe('formatDelivery', () => {
   });
 
   it('names events as the vendor does', () => {
-    expect(gridEventType('OUTGOING_PAYMENT', { status: 'COMPLETED' })).toBe('OUTGOING_PAYMENT.COMPLETED');
-    expect(gridEventType('OUTGOING_PAYMENT', { status: 'REJECTED' })).toBe('OUTGOING_PAYMENT.FAILED');
-    expect(gridEventType('OUTGOING_PAYMENT', { status: 'REFUNDED', refund: { status: 'PENDING' } })).toBe('OUTGOING_PAYMENT.REFUND_PENDING');
-    expect(gridEventType('INCOMING_PAYMENT', { status: 'REJECTED' })).toBe('INCOMING_PAYMENT.FAILED');
+    expect(gridEventType('OUTGOING_PAYMENT', { transaction: { status: 'COMPLETED' } })).toBe('OUTGOING_PAYMENT.COMPLETED');
+    expect(gridEventType('OUTGOING_PAYMENT', { transaction: { status: 'REJECTED' } })).toBe('OUTGOING_PAYMENT.FAILED');
+    expect(gridEventType('OUTGOING_PAYMENT', { transaction: { status: 'REFUNDED', refund: { status: 'PENDING' } } })).toBe('OUTGOING_PAYMENT.REFUND_PENDING');
+    expect(gridEventType('INCOMING_PAYMENT', { transaction: { status: 'REJECTED' } })).toBe('INCOMING_PAYMENT.FAILED');
     expect(gridEventType('TEST')).toBe('TEST');
+    expect(gridEventType('CUSTOMER', { customer: { kycStatus: 'APPROVED' } })).toBe('CUSTOMER.KYC_APPROVED');
+    expect(gridEventType('CUSTOMER', { customer: { kycStatus: 'REJECTED' } })).toBe('CUSTOMER.KYC_REJECTED');
+    expect(gridEventType('INVITATION', { invitation: { status: 'CLAIMED' } })).toBe('INVITATION.CLAIMED');
+    expect(gridEventType('BULK_UPLOAD', { job: { status: 'FAILED' } })).toBe('BULK_UPLOAD.FAILED');
   });
 
   it('GridSigner takes only P-256 keys and never prints its key', () => {

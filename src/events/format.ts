@@ -29,9 +29,27 @@ export function deliveryFormat(row: { format?: string | null }): WebhookFormat {
   return row.format === 'GRID' ? 'GRID' : 'CORRIDOR';
 }
 
-/** The vendor's event name: OUTGOING_PAYMENT.COMPLETED, INCOMING_PAYMENT.PENDING, TEST… */
-export function gridEventType(type: string, transaction?: { status?: unknown; refund?: { status?: unknown } | null }): string {
-  const status = typeof transaction?.status === 'string' ? transaction.status : undefined;
+/** The status an event's object is in: a transaction's, a customer's KYC, an invitation's, a bulk job's. */
+type EventObjects = {
+  transaction?: { status?: unknown; refund?: { status?: unknown } | null };
+  customer?: { kycStatus?: unknown };
+  invitation?: { status?: unknown };
+  job?: { status?: unknown };
+};
+
+/** The vendor's event name: OUTGOING_PAYMENT.COMPLETED, INCOMING_PAYMENT.PENDING, CUSTOMER.KYC_APPROVED, TEST… */
+export function gridEventType(type: string, objects: EventObjects = {}): string {
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  if (type === 'CUSTOMER') {
+    const kyc = text(objects.customer?.kycStatus);
+    return kyc === undefined ? type : `${type}.KYC_${kyc}`;
+  }
+  if (type === 'INVITATION' || type === 'BULK_UPLOAD') {
+    const status = text((type === 'INVITATION' ? objects.invitation : objects.job)?.status);
+    return status === undefined ? type : `${type}.${status}`;
+  }
+  const transaction = objects.transaction;
+  const status = text(transaction?.status);
   if (status === undefined) return type;
   if (type === 'INCOMING_PAYMENT') {
     // The vendor's incoming events are PENDING, COMPLETED and FAILED; a rejected payment did not arrive.
@@ -40,7 +58,7 @@ export function gridEventType(type: string, transaction?: { status?: unknown; re
   if (type === 'OUTGOING_PAYMENT') {
     if (status === 'CREATED') return `${type}.PENDING`;
     if (status === 'REJECTED') return `${type}.FAILED`;
-    if (status === 'REFUNDED') return `${type}.REFUND_${typeof transaction?.refund?.status === 'string' ? transaction.refund.status : 'COMPLETED'}`;
+    if (status === 'REFUNDED') return `${type}.REFUND_${text(transaction?.refund?.status) ?? 'COMPLETED'}`;
   }
   return `${type}.${status}`;
 }
@@ -68,7 +86,7 @@ export function gridEnvelope(storedBody: string, now: Date): Record<string, unkn
   }
   return {
     id: webhookId,
-    type: gridEventType(type, payload.transaction as { status?: unknown } | undefined),
+    type: gridEventType(type, payload as EventObjects),
     // When this attempt was sent: the vendor's signature covers the body only, so this is what a receiver checks for age.
     timestamp: now.toISOString(),
     data,
