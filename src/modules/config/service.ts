@@ -1,3 +1,4 @@
+import { absent } from '../../common/absent.js';
 import { sql } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { invalidField } from '../../common/errors.js';
@@ -77,16 +78,17 @@ export function createConfigService(deps: ConfigServiceDeps) {
 
   async function view(scope: Scope, row: PlatformConfigsTable) {
     const claim = await claims.get(db.executor(), scope);
-    return {
+    // No endpoint, no pending claim, no limit: left out (D11).
+    return absent({
       environment: scope.environment,
       webhookEndpoint: row.webhook_endpoint,
       webhookPublicKey: await keys.publicKeyPem(scope),
       umaDomain: row.uma_domain,
       umaDomainClaim: claim ? claimView(claim) : null,
-      currencies: allCurrencySettings(row),
+      currencies: allCurrencySettings(row).map((c) => absent(c)),
       ...incomingSettingsView(row),
       updatedAt: row.updated_at,
-    };
+    });
   }
 
   return {
