@@ -181,6 +181,20 @@ describe('no null in responses but where the spec says null', () => {
     expect(failedTx.status).toBe('FAILED');
     expect(failedTx.failureReason).toBeDefined();
     noNull(await call(ctx, 'GET', `/quotes/${failed.id}`), 200);
+    // A JIT quote (payment instructions, no source account) paid through the sandbox.
+    const jit = noNull(
+      await call(ctx, 'POST', '/quotes', {
+        body: {
+          source: { sourceType: 'REALTIME_FUNDING', customerId: customer.id, currency: 'USD' },
+          destination: { accountId: payee.id },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 5_000,
+        },
+      }),
+      201,
+    );
+    expect(jit.paymentInstructions.length).toBeGreaterThan(0);
+    noNull(await call(ctx, 'POST', '/sandbox/send', { body: { quoteId: jit.id, currencyCode: 'USD' } }), 200);
     noNull(await call(ctx, 'GET', '/quotes'), 200);
 
     // A same-currency transfer out, and an incoming UMA payment to the customer.
