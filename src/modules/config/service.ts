@@ -1,5 +1,5 @@
-import { absent } from '../../common/absent.js';
 import { sql } from 'kysely';
+import { absent } from '../../common/absent.js';
 import type { Clock } from '../../common/clock.js';
 import { invalidField } from '../../common/errors.js';
 import type { Scope } from '../../common/scope.js';

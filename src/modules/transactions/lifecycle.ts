@@ -15,7 +15,7 @@ import { paymentLegs, returnLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import type { TransactionRow } from './repository.js';
-import type { TransactionStatus, TransactionView } from './schemas.js';
+import type { TransactionStatus } from './schemas.js';
 import { transactionView, type StoredRefund } from './view.js';
 
 /** The allowed transitions (spec, States and transitions; COMPLETED → FAILED is a returned payout). */
