@@ -155,6 +155,15 @@ describe('no null in responses but where the spec says null', () => {
     expect(cleared.currencies.find((c: any) => c.currencyCode === 'USD')).toEqual({ currencyCode: 'USD', enabled: true });
   });
 
+  it('tokens, discoveries, exchange rates, UMA providers and the sandbox clock hold no null', async () => {
+    noNull(await call(ctx, 'GET', '/tokens'), 200);
+    noNull(await call(ctx, 'GET', '/ping'), 200);
+    noNull(await call(ctx, 'GET', '/discoveries', { query: { country: 'PH' } }), 200);
+    noNull(await call(ctx, 'GET', '/exchange-rates', { query: { sourceCurrency: 'USD' } }), 200);
+    noNull(await call(ctx, 'GET', '/uma-providers'), 200);
+    noNull(await call(ctx, 'GET', '/sandbox/clock'), 200);
+  });
+
   it('quotes, transactions, receiver lookups, incoming payments and webhook bodies hold no null', async () => {
     const publicKeyPem = (await call(ctx, 'GET', '/config')).body.webhookPublicKey;
     receiver = await startWebhookReceiver({ publicKeyPem });
