@@ -89,11 +89,11 @@ describe('POST /sandbox/uma/receive without approval', () => {
       platformCustomerId: rita.platformCustomerId,
       description: 'rent',
       fees: 0,
-      failureReason: null,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: '$sam@wallet.example.com', currency: 'USD' },
       destination: { destinationType: 'ACCOUNT', accountId: rita.account.id, currency: 'USD' },
       counterpartyInformation: { FULL_NAME: 'Sam Sender', NATIONALITY: 'FR' },
     });
+    expect(r.body).not.toHaveProperty('failureReason');
     expect(r.body.receivedAmount.amount).toBe(5_000);
     expect(r.body.settledAt).toBe(r.body.updatedAt);
     expect(await balance(ctx, rita.account.id, p.auth)).toBe(5_000);
@@ -172,7 +172,8 @@ describe('approval', () => {
     const r = await receive(p, { receiverUmaAddress: rita.umaAddress });
     const res = await call(ctx, 'POST', `/transactions/${r.body.id}/reject`, { auth: p.auth, body: { reason: 'unknown sender' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'REJECTED', failureReason: null });
+    expect(res.body.status).toBe('REJECTED');
+    expect(res.body).not.toHaveProperty('failureReason');
     expect(await balance(ctx, rita.account.id, p.auth)).toBe(0);
     expect((await hooks(receiver, r.body.id)).map((e) => e.transaction.status)).toEqual(['PENDING', 'REJECTED']);
     const history = await ctx.container.services.transactions.history({ platformId: p.platformId, environment: 'SANDBOX' }, r.body.id);

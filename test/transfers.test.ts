@@ -37,13 +37,12 @@ describe('transfer-out', () => {
       description: 'payroll',
       exchangeRate: 1,
       fees: 0,
-      quoteId: null,
-      rateDetails: null,
-      failureReason: null,
       paymentInstructions: [],
       counterpartyInformation: { FULL_NAME: 'Ada Lovelace' },
       reconciliationInstructions: { reference: expect.stringMatching(/^CRD/) },
     });
+    // No quote, no rate, no failure: left out, not null (D11).
+    for (const member of ['quoteId', 'rateDetails', 'failureReason']) expect(res.body).not.toHaveProperty(member);
     expect(await balance(ctx, accounts.USD.id)).toBe(7_000);
     await expectLedgerBalanced(ctx);
   });

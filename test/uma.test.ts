@@ -119,7 +119,6 @@ describe('A pays B by UMA address, USD → EUR', () => {
     expect(got).toMatchObject({
       status: 'COMPLETED',
       customerId: bea.id,
-      quoteId: null,
       fees: 0,
       description: 'dinner',
       counterpartyInformation: SENDER_INFO,
@@ -129,6 +128,8 @@ describe('A pays B by UMA address, USD → EUR', () => {
       receivedAmount: { amount: quote.body.totalReceivingAmount, currency: { code: 'EUR' } },
       exchangeRate: quote.body.exchangeRate,
     });
+    // The sender's quote is not the receiver's to see: quoteId is left out.
+    expect(got).not.toHaveProperty('quoteId');
     expect(await balance(ctx, eurAccount, b.auth)).toBe(quote.body.totalReceivingAmount);
     // Each platform sees only its own side.
     const text = JSON.stringify(got);

@@ -198,8 +198,9 @@ describe('at delivery time', () => {
     const log = await laptop.app.inject({ method: 'GET', url: `/2025-10-13/webhooks/deliveries/${deliveryId}`, headers: { authorization: laptopSandbox } });
     expect(log.json()).toMatchObject({
       status: 'PENDING',
-      attempts: [{ statusCode: null, error: 'refused: address 169.254.169.254 is not allowed (cloud-metadata)' }],
+      attempts: [{ error: 'refused: address 169.254.169.254 is not allowed (cloud-metadata)' }],
     });
+    expect(log.json().attempts[0]).not.toHaveProperty('statusCode');
     expect(receiver.requests).toHaveLength(0);
     // Connected to the checked address, with the URL's own host name in the Host header.
     dns.set('rebind.example.com', ['127.0.0.1']);
@@ -213,7 +214,8 @@ describe('at delivery time', () => {
     const receiver = await startWebhookReceiver(); // listens on 127.0.0.1 only
     dns.set('laptop.example.com', ['::1', '127.0.0.1']);
     const res = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: `http://laptop.example.com:${receiver.port}/webhooks` });
-    expect(res.body).toMatchObject({ delivered: true, statusCode: 200, error: null });
+    expect(res.body).toMatchObject({ delivered: true, statusCode: 200 });
+    expect(res.body).not.toHaveProperty('error');
     expect(receiver.requests).toHaveLength(1);
     await receiver.close();
   });
@@ -237,14 +239,16 @@ describe('at delivery time', () => {
     // A service that is not a webhook receiver (a status page, an admin port) answers something else.
     const admin = await startWebhookReceiver({ respond: () => ({ status: 404, body: 'secret-admin-page' }) });
     const refused = await send(laptop, laptopSandbox, 'POST', '/webhooks/test', { url: admin.url });
-    expect(refused.body).toMatchObject({ delivered: false, statusCode: 404, responseBody: null });
+    expect(refused.body).toMatchObject({ delivered: false, statusCode: 404 });
+    expect(refused.body).not.toHaveProperty('responseBody');
     expect(JSON.stringify(refused.body)).not.toContain('secret-admin-page');
     const log = await laptop.app.inject({
       method: 'GET',
       url: `/2025-10-13/webhooks/deliveries/${refused.body.deliveryId}`,
       headers: { authorization: laptopSandbox },
     });
-    expect(log.json().attempts[0]).toMatchObject({ statusCode: 404, responseBody: null });
+    expect(log.json().attempts[0]).toMatchObject({ statusCode: 404 });
+    expect(log.json().attempts[0]).not.toHaveProperty('responseBody');
     await admin.close();
   });
 });

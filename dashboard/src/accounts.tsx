@@ -7,7 +7,8 @@ import { useSession } from './session';
 
 export interface InternalAccount {
   id: string;
-  customerId: string | null;
+  /** Absent for the platform's own account. */
+  customerId?: string;
   balance: Amount;
   fundingPaymentInstructions: Array<{ instructionsNotes?: string; accountOrWalletInfo: Record<string, unknown> & { accountType: string; reference?: string } }>;
   createdAt: string;

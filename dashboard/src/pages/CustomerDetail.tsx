@@ -20,7 +20,7 @@ interface DocumentMeta {
   id: string;
   documentHolder: string;
   documentType: string;
-  country: string | null;
+  country?: string;
   fileName: string;
   sizeBytes: number;
   createdAt: string;

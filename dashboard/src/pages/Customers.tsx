@@ -10,13 +10,13 @@ export interface Customer {
   platformCustomerId: string;
   customerType: 'INDIVIDUAL' | 'BUSINESS';
   umaAddress: string;
-  region: string | null;
+  region?: string;
   currencies: string[];
   kycStatus: string;
-  fullName: string | null;
-  birthDate: string | null;
-  nationality: string | null;
-  address: Record<string, string> | null;
+  fullName?: string;
+  birthDate?: string;
+  nationality?: string;
+  address?: Record<string, string>;
   businessInfo?: { legalName: string; tradingName?: string; registrationNumber?: string; incorporationCountry?: string; website?: string };
   isDeleted: boolean;
   createdAt: string;

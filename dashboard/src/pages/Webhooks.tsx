@@ -22,7 +22,7 @@ import { useSession } from '../session';
 
 interface Config {
   environment: string;
-  webhookEndpoint: string | null;
+  webhookEndpoint?: string;
   webhookPublicKey: string;
   umaDomain: string;
   updatedAt: string;
@@ -33,33 +33,33 @@ interface TestResult {
   webhookId: string;
   url: string;
   delivered: boolean;
-  statusCode: number | null;
-  latencyMs: number | null;
-  error: string | null;
-  responseBody: string | null;
+  statusCode?: number;
+  latencyMs?: number;
+  error?: string;
+  responseBody?: string;
 }
 
 interface Attempt {
   attemptNumber: number;
   attemptedAt: string;
   url: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  error: string | null;
-  responseBody: string | null;
+  statusCode?: number;
+  latencyMs?: number;
+  error?: string;
+  responseBody?: string;
 }
 
 export interface Delivery {
   id: string;
   webhookId: string;
   type: string;
-  transactionId: string | null;
+  transactionId?: string;
   status: string;
-  url: string | null;
+  url?: string;
   attemptCount: number;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  resendOf: string | null;
+  nextAttemptAt?: string;
+  deliveredAt?: string;
+  resendOf?: string;
   createdAt: string;
   event: Record<string, unknown>;
   attempts: Attempt[];
@@ -182,7 +182,7 @@ function TestCard({ configured, onSent }: { configured: boolean; onSent: () => v
             <Stack gap={4}>
               <Text size="sm">
                 {result.url} answered {result.statusCode ?? 'nothing'}
-                {result.latencyMs !== null && ` in ${result.latencyMs} ms`}
+                {result.latencyMs !== undefined && ` in ${result.latencyMs} ms`}
                 {result.error && ` — ${result.error}`}
               </Text>
               {result.responseBody && <JsonBlock value={result.responseBody} maxHeight={120} />}
@@ -287,14 +287,14 @@ function DeliveryDrawer({ delivery, onClose, onResent }: { delivery: Delivery | 
                 <Text size="sm">POST {a.url}</Text>
                 <Text size="sm" component="div">
                   Response:{' '}
-                  {a.statusCode !== null ? (
+                  {a.statusCode !== undefined ? (
                     <Badge color={a.statusCode < 300 ? 'green' : 'red'} variant="light">
                       {a.statusCode}
                     </Badge>
                   ) : (
                     'none'
                   )}
-                  {a.latencyMs !== null && ` after ${a.latencyMs} ms`}
+                  {a.latencyMs !== undefined && ` after ${a.latencyMs} ms`}
                 </Text>
                 {a.error && (
                   <Text size="sm" c="red">
@@ -442,7 +442,7 @@ export function WebhooksPage() {
       <Stack>
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <EndpointCard config={config} onSaved={setConfig} />
-          <TestCard configured={config.webhookEndpoint !== null} onSent={() => setVersion((v) => v + 1)} />
+          <TestCard configured={config.webhookEndpoint !== undefined} onSent={() => setVersion((v) => v + 1)} />
         </SimpleGrid>
         <Card withBorder padding="lg">
           <Group justify="space-between" mb="xs">

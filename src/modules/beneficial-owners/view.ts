@@ -1,10 +1,11 @@
+import { absent } from '../../common/absent.js';
 import type { OwnerRow } from './repository.js';
 import { decodeRoles, type StoredPersonalInfo } from './rules.js';
 import { toNumber } from '../../db/values.js';
 
 /** Owner row → API BeneficialOwner. */
 export function ownerView(row: OwnerRow) {
-  return {
+  return absent({
     id: row.id,
     customerId: row.customer_id,
     roles: decodeRoles(row.roles),
@@ -13,7 +14,7 @@ export function ownerView(row: OwnerRow) {
     kycStatus: row.kyc_status as 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  };
+  });
 }
 
 export type BeneficialOwner = ReturnType<typeof ownerView>;

@@ -60,22 +60,22 @@ export type ConfigPatch = Static<typeof ConfigPatchBody>;
 const CurrencySettingSchema = Type.Object({
   currencyCode: Type.String(),
   enabled: Type.Boolean(),
-  minAmount: Type.Union([Type.Integer(), Type.Null()], { description: 'minor units, inclusive; null: no minimum' }),
-  maxAmount: Type.Union([Type.Integer(), Type.Null()], { description: 'minor units, inclusive; null: no maximum' }),
+  minAmount: Type.Optional(Type.Integer({ description: 'minor units, inclusive; absent: no minimum' })),
+  maxAmount: Type.Optional(Type.Integer({ description: 'minor units, inclusive; absent: no maximum' })),
 });
 
 export const ConfigSchema = Type.Object({
   environment: Type.Enum(['SANDBOX', 'PRODUCTION']),
-  webhookEndpoint: Type.Union([Type.String(), Type.Null()]),
+  webhookEndpoint: Type.Optional(Type.String({ description: 'absent: none configured' })),
   webhookPublicKey: Type.String({ description: 'Ed25519 public key (PEM) that verifies X-Corridor-Signature; read-only' }),
   compatibility: Compatibility('CORRIDOR (default) or GRID: see PATCH /config'),
   gridWebhookPublicKey: Type.Optional(
     Type.String({ description: 'Under the GRID profile: the P-256 public key (PEM, SPKI) that verifies X-Grid-Signature; read-only' }),
   ),
   umaDomain: Type.String(),
-  umaDomainClaim: Type.Union(
-    [
-      Type.Object({
+  umaDomainClaim: Type.Optional(
+    Type.Object(
+      {
         domain: Type.String(),
         status: Type.Literal('PENDING'),
         token: Type.String({ description: 'Publish it at wellKnownUrl, or as dnsTxtValue in a TXT record at dnsTxtName' }),
@@ -83,10 +83,9 @@ export const ConfigSchema = Type.Object({
         wellKnownUrl: Type.String(),
         dnsTxtName: Type.String(),
         dnsTxtValue: Type.String(),
-      }),
-      Type.Null(),
-    ],
-    { description: 'A PRODUCTION umaDomain waiting for proof; umaDomain stays the one in use until then' },
+      },
+      { description: 'A PRODUCTION umaDomain waiting for proof; umaDomain stays the one in use until then; absent: none' },
+    ),
   ),
   currencies: Type.Array(CurrencySettingSchema, { description: 'Every supported currency with its settings' }),
   ...IncomingConfigSchema,

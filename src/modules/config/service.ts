@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { absent } from '../../common/absent.js';
 import type { Clock } from '../../common/clock.js';
 import { invalidField } from '../../common/errors.js';
 import type { Scope } from '../../common/scope.js';
@@ -79,7 +80,8 @@ export function createConfigService(deps: ConfigServiceDeps) {
   async function view(scope: Scope, row: PlatformConfigsTable) {
     const claim = await claims.get(db.executor(), scope);
     const compatibility = profileOf(row);
-    return {
+    // No endpoint, no pending claim, no limit: left out (D11).
+    return absent({
       environment: scope.environment,
       webhookEndpoint: row.webhook_endpoint,
       webhookPublicKey: await keys.publicKeyPem(scope),
@@ -88,10 +90,10 @@ export function createConfigService(deps: ConfigServiceDeps) {
       ...(compatibility === 'GRID' ? { gridWebhookPublicKey: await keys.gridPublicKeyPem(scope) } : {}),
       umaDomain: row.uma_domain,
       umaDomainClaim: claim ? claimView(claim) : null,
-      currencies: allCurrencySettings(row),
+      currencies: allCurrencySettings(row).map((c) => absent(c)),
       ...incomingSettingsView(row),
       updatedAt: row.updated_at,
-    };
+    });
   }
 
   return {

@@ -1,11 +1,12 @@
+import { absent } from '../../common/absent.js';
 import type { Address } from '../../common/schemas.js';
 import { fromDbBool, jsonOrNull } from '../../db/values.js';
 import { decodeCurrencies, type CustomerRow } from './repository.js';
 
-/** Customer row → API Customer. Every field of the spec is present; unknown values are null. */
+/** Customer row → API Customer; a member without a value is left out (D11). */
 export function customerView(row: CustomerRow) {
   const businessInfo = jsonOrNull<Record<string, unknown>>(row.business_info);
-  return {
+  return absent({
     id: row.id,
     platformCustomerId: row.platform_customer_id,
     customerType: row.customer_type as 'INDIVIDUAL' | 'BUSINESS',
@@ -20,8 +21,8 @@ export function customerView(row: CustomerRow) {
     birthDate: row.birth_date,
     nationality: row.nationality,
     address: jsonOrNull<Address>(row.address),
-    ...(businessInfo ? { businessInfo: businessInfo as { legalName: string } } : {}),
-  };
+    businessInfo: businessInfo as { legalName: string } | null,
+  });
 }
 
 export type Customer = ReturnType<typeof customerView>;

@@ -1,10 +1,11 @@
+import { absent } from '../../common/absent.js';
 import { toNumber } from '../../db/values.js';
 import type { DocumentMeta } from './repository.js';
 import type { DocumentType } from './schemas.js';
 
 /** Document row (without its bytes) → API Document. */
 export function documentView(row: DocumentMeta) {
-  return {
+  return absent({
     id: row.id,
     documentHolder: row.document_holder,
     documentType: row.document_type as DocumentType,
@@ -17,7 +18,7 @@ export function documentView(row: DocumentMeta) {
     sha256: row.sha256,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  };
+  });
 }
 
 export type Document = ReturnType<typeof documentView>;

@@ -41,7 +41,7 @@ export const ExternalAccountSchema = Type.Object({
   status: Type.Enum(EXTERNAL_ACCOUNT_STATUSES),
   currency: Type.String(),
   customerId: Type.Union([Type.String(), Type.Null()], { description: 'null: the platform owns the account' }),
-  platformAccountId: Type.Union([Type.String(), Type.Null()]),
+  platformAccountId: Type.Optional(Type.String()),
   defaultUmaDepositAccount: Type.Boolean(),
   beneficiaryVerificationStatus: Type.Enum(VERIFICATION_STATUSES),
   beneficiaryVerifiedData: Type.Optional(Type.Object({ fullName: Type.String() })),

@@ -39,7 +39,7 @@ export const PaymentInstructionSchema = Type.Object({
 
 export const InternalAccountSchema = Type.Object({
   id: Type.String({ examples: ['InternalAccount:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
-  customerId: Type.Union([Type.String(), Type.Null()], { description: 'null: the account belongs to the platform' }),
+  customerId: Type.Optional(Type.String({ description: 'absent: the account belongs to the platform' })),
   // balance: the available balance, posted credits − posted debits − amounts reserved by payments in progress
   balance: AmountSchema,
   fundingPaymentInstructions: Type.Array(PaymentInstructionSchema),

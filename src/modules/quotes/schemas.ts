@@ -96,14 +96,14 @@ export const QuoteSchema = Type.Object({
   transactionId: Type.String(),
   paymentInstructions: Type.Array(PaymentInstructionSchema),
   counterpartyInformation: Type.Optional(Type.Record(Type.String(), Type.String())),
-  rateDetails: Type.Union([RateDetailsSchema, Type.Null()]),
+  rateDetails: Type.Optional(RateDetailsSchema),
   lockedCurrencySide: Type.Enum(LOCKED_SIDES),
   lockedCurrencyAmount: Type.Integer(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  purposeOfPayment: Type.Union([Type.Enum(PURPOSES), Type.Null()]),
+  description: Type.Optional(Type.String()),
+  purposeOfPayment: Type.Optional(Type.Enum(PURPOSES)),
   senderCustomerInfo: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
   lookupId: Type.Optional(Type.String()),
-  failureReason: Type.Union([Type.Enum(FAILURE_REASONS), Type.Null()]),
+  failureReason: Type.Optional(Type.Enum(FAILURE_REASONS)),
 });
 export type QuoteView = Static<typeof QuoteSchema>;
 

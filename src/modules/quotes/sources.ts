@@ -59,6 +59,6 @@ export async function resolveSource(deps: AccountDeps, ex: Executor, scope: Scop
     customerId: account.customer_id,
     platformCustomerId: account.platform_customer_id,
     accountId: account.id,
-    view: { sourceType: 'ACCOUNT', accountId: account.id, customerId: account.customer_id, currency: account.currency },
+    view: { sourceType: 'ACCOUNT', accountId: account.id, customerId: account.customer_id ?? undefined, currency: account.currency },
   };
 }

@@ -1,3 +1,4 @@
+import { absent } from '../../common/absent.js';
 import { currencyView } from '../../common/currencies.js';
 import { jsonOrNull } from '../../db/values.js';
 import type { TransactionRow } from '../transactions/repository.js';
@@ -21,7 +22,7 @@ export function transactionStatusesOf(quoteStatus: QuoteView['status']): string[
 export function quoteView(q: QuoteRow, t: TransactionRow): QuoteView {
   const counterparty = JSON.parse(t.counterparty_information) as Record<string, string>;
   const senderInfo = jsonOrNull<NonNullable<QuoteView['senderCustomerInfo']>>(q.sender_customer_info);
-  return {
+  return absent({
     id: q.id,
     status: quoteStatusOf(t.status),
     createdAt: q.created_at,
@@ -36,14 +37,14 @@ export function quoteView(q: QuoteRow, t: TransactionRow): QuoteView {
     feesIncluded: Number(t.fees),
     transactionId: t.id,
     paymentInstructions: JSON.parse(t.payment_instructions),
-    ...(Object.keys(counterparty).length ? { counterpartyInformation: counterparty } : {}),
-    rateDetails: jsonOrNull(t.rate_details),
+    counterpartyInformation: Object.keys(counterparty).length ? counterparty : null,
+    rateDetails: jsonOrNull<NonNullable<QuoteView['rateDetails']>>(t.rate_details),
     lockedCurrencySide: q.locked_side as QuoteView['lockedCurrencySide'],
     lockedCurrencyAmount: Number(q.locked_amount),
     description: t.description,
-    purposeOfPayment: q.purpose_of_payment as QuoteView['purposeOfPayment'],
-    ...(senderInfo ? { senderCustomerInfo: senderInfo } : {}),
-    ...(q.lookup_id ? { lookupId: q.lookup_id } : {}),
-    failureReason: t.failure_reason as QuoteView['failureReason'],
-  };
+    purposeOfPayment: q.purpose_of_payment as QuoteView['purposeOfPayment'] | null,
+    senderCustomerInfo: senderInfo,
+    lookupId: q.lookup_id || null,
+    failureReason: t.failure_reason as QuoteView['failureReason'] | null,
+  });
 }

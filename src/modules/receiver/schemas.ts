@@ -32,8 +32,6 @@ export const LookupQuery = Type.Object(
 );
 export type LookupOptions = Static<typeof LookupQuery>;
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
 export const LookupSchema = Type.Object({
   id: Type.String({ examples: ['Lookup:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'], description: 'Give it as lookupId to POST /quotes' }),
   receiverUmaAddress: Type.Optional(Type.String()),
@@ -42,11 +40,11 @@ export const LookupSchema = Type.Object({
   supportedCurrencies: Type.Array(
     Type.Object({
       currency: CurrencySchema,
-      estimatedExchangeRate: Nullable(
-        Type.Number({ description: 'indicative: sending units per receiving unit (a quote locks the real rate); null when no rate is available now' }),
+      estimatedExchangeRate: Type.Optional(
+        Type.Number({ description: 'indicative: sending units per receiving unit (a quote locks the real rate); absent when no rate is available now' }),
       ),
-      minAmount: Nullable(Type.Integer({ description: 'receiving minor units, inclusive; null: no minimum' })),
-      maxAmount: Nullable(Type.Integer({ description: 'receiving minor units, inclusive; null: no maximum' })),
+      minAmount: Type.Optional(Type.Integer({ description: 'receiving minor units, inclusive; absent: no minimum' })),
+      maxAmount: Type.Optional(Type.Integer({ description: 'receiving minor units, inclusive; absent: no maximum' })),
     }),
   ),
   requiredPayerDataFields: Type.Array(Type.String(), { description: 'keys the quote senderCustomerInfo must contain' }),

@@ -15,8 +15,8 @@ import { paymentLegs, returnLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
 import type { TransactionRow } from './repository.js';
-import type { TransactionStatus, TransactionView } from './schemas.js';
-import { transactionView } from './view.js';
+import type { TransactionStatus } from './schemas.js';
+import { transactionView, type StoredRefund } from './view.js';
 
 /** The allowed transitions (spec, States and transitions; COMPLETED → FAILED is a returned payout). */
 export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
@@ -42,7 +42,7 @@ interface Step {
   changes?: Changes;
 }
 
-type Refund = NonNullable<TransactionView['refund']>;
+type Refund = StoredRefund;
 
 // Every mutable column is written from the row the caller read and guarded by its status, so no
 // RETURNING is needed: the caller already holds the row.

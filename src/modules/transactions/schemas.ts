@@ -11,15 +11,13 @@ export const TRANSACTION_TYPES = ['INCOMING', 'OUTGOING'] as const;
 export const REFUND_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 export const REFUND_REASONS = ['TRANSACTION_FAILED', 'PAYMENT_RETURNED', 'FUNDING_AMOUNT_MISMATCH'] as const;
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
 /** Source object (spec): ACCOUNT (an internal or pullable external account) or REALTIME_FUNDING (JIT). */
 export const SourceSchema = Type.Object({
   sourceType: Type.Union([Type.Literal('ACCOUNT'), Type.Literal('REALTIME_FUNDING'), Type.Literal('UMA_ADDRESS')]),
   accountId: Type.Optional(Type.String()),
   /** UMA_ADDRESS (an incoming UMA payment): the sender's address, when known */
   umaAddress: Type.Optional(Type.String()),
-  customerId: Type.Optional(Nullable(Type.String())),
+  customerId: Type.Optional(Type.String()),
   currency: Type.String(),
 });
 
@@ -46,7 +44,7 @@ export const RefundSchema = Type.Object({
   reference: Type.String(),
   initiatedAt: DateTime,
   status: Type.Enum(REFUND_STATUSES),
-  settledAt: Nullable(DateTime),
+  settledAt: Type.Optional(DateTime),
   reason: Type.Enum(REFUND_REASONS),
 });
 
@@ -56,23 +54,23 @@ export const TransactionSchema = Type.Object({
   type: Type.Enum(TRANSACTION_TYPES),
   source: SourceSchema,
   destination: DestinationSchema,
-  customerId: Nullable(Type.String({ description: 'sender for OUTGOING, recipient for INCOMING; null: the platform' })),
-  platformCustomerId: Nullable(Type.String()),
+  customerId: Type.Optional(Type.String({ description: "sender for OUTGOING, recipient for INCOMING; absent: the platform's own" })),
+  platformCustomerId: Type.Optional(Type.String()),
   sentAmount: AmountSchema,
   receivedAmount: AmountSchema,
-  settledAt: Nullable(DateTime),
+  settledAt: Type.Optional(DateTime),
   createdAt: DateTime,
   updatedAt: DateTime,
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String()),
   counterpartyInformation: Type.Record(Type.String(), Type.String()),
   reconciliationInstructions: Type.Optional(Type.Object({ reference: Type.String() })),
   exchangeRate: Type.Number({ description: 'sending units per receiving unit (display only)' }),
   fees: Type.Integer({ description: 'sending minor units' }),
-  quoteId: Nullable(Type.String()),
+  quoteId: Type.Optional(Type.String()),
   paymentInstructions: Type.Array(PaymentInstructionSchema),
   refund: Type.Optional(RefundSchema),
-  rateDetails: Nullable(RateDetailsSchema),
-  failureReason: Nullable(Type.Enum(FAILURE_REASONS)),
+  rateDetails: Type.Optional(RateDetailsSchema),
+  failureReason: Type.Optional(Type.Enum(FAILURE_REASONS)),
 });
 export type TransactionView = Static<typeof TransactionSchema>;
 

@@ -1,14 +1,18 @@
+import { absent } from '../../common/absent.js';
 import { currencyView } from '../../common/currencies.js';
 import { jsonOrNull } from '../../db/values.js';
 import type { TransactionRow } from './repository.js';
 import type { TransactionView } from './schemas.js';
 
+/** A refund as stored: settledAt null until it settles (the view leaves it out). */
+export type StoredRefund = Omit<NonNullable<TransactionView['refund']>, 'settledAt'> & { settledAt: string | null };
+
 const amount = (value: bigint, code: string) => ({ amount: Number(value), currency: currencyView(code) });
 
-/** Transaction row → API Transaction: every field of the spec, null where unknown. */
+/** Transaction row → API Transaction; a member without a value is left out (D11). Webhooks carry this view. */
 export function transactionView(row: TransactionRow): TransactionView {
-  const refund = jsonOrNull<NonNullable<TransactionView['refund']>>(row.refund);
-  return {
+  const refund = jsonOrNull<StoredRefund>(row.refund);
+  return absent({
     id: row.id,
     status: row.status as TransactionView['status'],
     type: row.type as TransactionView['type'],
@@ -24,13 +28,13 @@ export function transactionView(row: TransactionRow): TransactionView {
     description: row.description,
     counterpartyInformation: JSON.parse(row.counterparty_information),
     // The spec: for every transaction except those still CREATED.
-    ...(row.status === 'CREATED' ? {} : { reconciliationInstructions: { reference: row.reference } }),
+    reconciliationInstructions: row.status === 'CREATED' ? null : { reference: row.reference },
     exchangeRate: Number(row.exchange_rate),
     fees: Number(row.fees),
     quoteId: row.quote_id,
     paymentInstructions: JSON.parse(row.payment_instructions),
-    ...(refund ? { refund } : {}),
-    rateDetails: jsonOrNull(row.rate_details),
-    failureReason: row.failure_reason as TransactionView['failureReason'],
-  };
+    refund: refund && absent(refund),
+    rateDetails: jsonOrNull<NonNullable<TransactionView['rateDetails']>>(row.rate_details),
+    failureReason: row.failure_reason as TransactionView['failureReason'] | null,
+  });
 }

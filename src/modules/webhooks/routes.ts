@@ -53,8 +53,8 @@ export function webhookRoutes(app: App, { services }: Container) {
       const result = await webhooks.sendTest(req.auth, {});
       return {
         ...result,
-        ...(result.statusCode === null ? {} : { response_status: result.statusCode }),
-        ...(result.responseBody === null ? {} : { response_body: result.responseBody }),
+        ...(result.statusCode === undefined ? {} : { response_status: result.statusCode }),
+        ...(result.responseBody === undefined ? {} : { response_body: result.responseBody }),
       };
     },
   );

@@ -1,10 +1,8 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { idPattern } from '../../common/ids.js';
 import { PageQuery, PageSchema } from '../../common/pagination.js';
 import { DateTime } from '../../common/schemas.js';
 import { DELIVERY_STATUSES, EVENT_TYPES } from '../../events/types.js';
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const WebhookTestBody = Type.Object(
   { url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Where to send the TEST event; default: the configured webhookEndpoint' })) },
@@ -17,10 +15,12 @@ export const WebhookTestResult = Type.Object({
   webhookId: Type.String(),
   url: Type.String(),
   delivered: Type.Boolean({ description: 'true when the receiver answered 2xx' }),
-  statusCode: Nullable(Type.Integer()),
-  latencyMs: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
-  responseBody: Nullable(Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; null otherwise' })),
+  statusCode: Type.Optional(Type.Integer()),
+  latencyMs: Type.Optional(Type.Integer()),
+  error: Type.Optional(Type.String()),
+  responseBody: Type.Optional(
+    Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; absent otherwise' }),
+  ),
 });
 
 /** POST /sandbox/webhooks/test (the vendor's route): the same result, plus the vendor's two names. */
@@ -36,23 +36,25 @@ const AttemptSchema = Type.Object({
   attemptNumber: Type.Integer(),
   attemptedAt: DateTime,
   url: Type.String(),
-  statusCode: Nullable(Type.Integer()),
-  latencyMs: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
-  responseBody: Nullable(Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; null otherwise' })),
+  statusCode: Type.Optional(Type.Integer()),
+  latencyMs: Type.Optional(Type.Integer()),
+  error: Type.Optional(Type.String()),
+  responseBody: Type.Optional(
+    Type.String({ maxLength: 256, description: 'The first 256 characters of the answer when the receiver answered 2xx; absent otherwise' }),
+  ),
 });
 
 export const DeliverySchema = Type.Object({
   id: Type.String({ examples: ['Delivery:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11'] }),
   webhookId: Type.String(),
   type: Type.String(),
-  transactionId: Nullable(Type.String()),
+  transactionId: Type.Optional(Type.String()),
   status: Type.Enum(DELIVERY_STATUSES),
-  url: Nullable(Type.String({ description: 'Explicit target (test events); null: the configured webhookEndpoint' })),
+  url: Type.Optional(Type.String({ description: 'Explicit target (test events); absent: the configured webhookEndpoint' })),
   attemptCount: Type.Integer(),
-  nextAttemptAt: Nullable(Type.String()),
-  deliveredAt: Nullable(Type.String()),
-  resendOf: Nullable(Type.String()),
+  nextAttemptAt: Type.Optional(Type.String()),
+  deliveredAt: Type.Optional(Type.String()),
+  resendOf: Type.Optional(Type.String()),
   createdAt: DateTime,
   updatedAt: DateTime,
   event: Type.Object({}, { additionalProperties: true, description: 'The webhook body, exactly what is sent' }),

@@ -1,3 +1,4 @@
+import { absent } from '../../common/absent.js';
 import { invalidField } from '../../common/errors.js';
 import { paginate, type Cursors, type PageRequest } from '../../common/pagination.js';
 import type { Scope } from '../../common/scope.js';
@@ -72,7 +73,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         await worker.recordAttempt(trx, row, outcome, outcome.ok ? {} : { status: 'FAILED', next_attempt_at: null });
         return row;
       });
-      return {
+      return absent({
         deliveryId: delivery.id,
         webhookId: event.id,
         url,
@@ -81,7 +82,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         latencyMs: outcome.latencyMs,
         error: outcome.error,
         responseBody: answerExcerpt(outcome.statusCode, outcome.responseBody),
-      };
+      });
     },
 
     async get(scope: Scope, id: string) {

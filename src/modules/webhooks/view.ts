@@ -1,3 +1,4 @@
+import { absent } from '../../common/absent.js';
 import type { AttemptRow, DeliveryRow, EventRow } from '../../events/store.js';
 import type { DeliveryStatus } from '../../events/types.js';
 
@@ -19,7 +20,7 @@ export function answerExcerpt(statusCode: number | bigint | null, body: string |
 }
 
 export function attemptView(a: AttemptRow) {
-  return {
+  return absent({
     attemptNumber: Number(a.attempt_number),
     attemptedAt: a.attempted_at,
     url: a.url,
@@ -27,12 +28,12 @@ export function attemptView(a: AttemptRow) {
     latencyMs: intOrNull(a.latency_ms),
     error: a.error,
     responseBody: answerExcerpt(a.status_code, a.response_body),
-  };
+  });
 }
 
-/** Delivery row (+ its event and attempts) → the delivery log entry. */
+/** Delivery row (+ its event and attempts) → the delivery log entry; `event` is the body exactly as sent. */
 export function deliveryView(d: DeliveryRow, event: EventRow, attempts: AttemptRow[]) {
-  return {
+  const entry = absent({
     id: d.id,
     webhookId: d.event_id,
     type: d.event_type,
@@ -45,7 +46,7 @@ export function deliveryView(d: DeliveryRow, event: EventRow, attempts: AttemptR
     resendOf: d.resend_of,
     createdAt: d.created_at,
     updatedAt: d.updated_at,
-    event: JSON.parse(event.body) as Record<string, unknown>,
     attempts: attempts.map(attemptView),
-  };
+  });
+  return { ...entry, event: JSON.parse(event.body) as Record<string, unknown> };
 }
