@@ -130,6 +130,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     resolve: overrides.webhookResolve,
     secrets,
     retryAt: sandboxClocks.retryAt,
+    endpointConcurrency: config.webhookEndpointConcurrency,
   });
   const ledger = createLedger({ db, clock });
 
@@ -245,6 +246,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     },
     async close() {
       fx.stop();
+      webhooks.worker.connections.close();
       await db.close();
     },
   };
