@@ -244,6 +244,22 @@ describe('batch claims', () => {
     await ctx.container.db.tx((trx) => trx.deleteFrom('jobs').where('kind', '=', kind).execute());
   });
 
+  it('a released job is due again at once, its claim not counted as an attempt', async () => {
+    const kind = 'test.release';
+    await ctx.container.db.tx(() => ctx.container.jobs.enqueue(...Array.from({ length: 5 }, (_, i) => ({ kind, payload: { i } }))));
+    const claimed = await ctx.container.jobs.claimBatch([kind], 60_000, 5);
+    await ctx.container.jobs.release(claimed.slice(0, 3));
+    const again = await ctx.container.jobs.claimBatch([kind], 60_000, 5);
+    expect(again.map((j) => j.id).sort()).toEqual(
+      claimed
+        .slice(0, 3)
+        .map((j) => j.id)
+        .sort(),
+    );
+    expect(again.every((j) => j.attempts === 1)).toBe(true);
+    await ctx.container.db.tx((trx) => trx.deleteFrom('jobs').where('kind', '=', kind).execute());
+  });
+
   it('leaves the lanes it is told to skip, and only the first job of a subject', async () => {
     const kind = 'test.lanes';
     await ctx.container.db.tx(() =>

@@ -201,6 +201,26 @@ export function createJobQueue(deps: {
       return claim(kinds, leaseMs, limit, opts);
     },
 
+    /**
+     * Hands back claimed jobs that were not run (a node stopping): unleased, their claim not
+     * counted as an attempt, due as they were. Only while this node still holds their lease.
+     */
+    async release(claimed: readonly Job[]): Promise<void> {
+      if (claimed.length === 0) return;
+      await db.tx((trx) =>
+        trx
+          .updateTable('jobs')
+          .set((eb) => ({ locked_until: null, locked_by: null, attempts: eb('attempts', '-', 1) }))
+          .where(
+            'id',
+            'in',
+            claimed.map((j) => j.id),
+          )
+          .where('locked_by', '=', deps.nodeId)
+          .execute(),
+      );
+    },
+
     /** Finishes a job (it is removed). Runs in the caller's transaction when there is one. */
     async complete(job: Job): Promise<void> {
       await db.tx((trx) => trx.deleteFrom('jobs').where('id', '=', job.id).execute());

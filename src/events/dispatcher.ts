@@ -27,7 +27,7 @@ import type { DeliveryWorker, Finished, PreparedJob } from './worker.js';
 
 export interface DispatcherOptions {
   worker: Pick<DeliveryWorker, 'prepare' | 'run' | 'recordAll'>;
-  jobs: Pick<JobQueue, 'claimBatch'>;
+  jobs: Pick<JobQueue, 'claimBatch' | 'release'>;
   /** Attempts running at once on this node (WEBHOOK_CONCURRENCY). */
   concurrency: number;
   /** Attempts running at once for one platform and environment (WEBHOOK_ENDPOINT_CONCURRENCY). */
@@ -225,7 +225,16 @@ export function startDispatcher(opts: DispatcherOptions) {
       stopped = true;
       wake();
       await loop;
-      // Attempts under way finish and are recorded; queued ones keep their lease and run again later.
+      // Queued jobs go back unattempted (another node, or this one restarted, takes them at once);
+      // attempts under way finish and are recorded.
+      const queued = [...lanes.values()].flatMap((l) => l.queue.splice(0, l.queue.length));
+      if (queued.length > 0) {
+        try {
+          await opts.jobs.release(queued.map((p) => p.job));
+        } catch (err) {
+          onError(err); // they come back when their lease ends
+        }
+      }
       while (running.size > 0 || recording) {
         await Promise.all([...running]);
         await recording;
