@@ -211,8 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     workers: env.WORKERS !== 'false',
     webhookAllowPrivateAddresses: allowPrivate === 'true',
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1024, problems),
-    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 1024, problems),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 128, 1, 1024, problems),
+    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 64, 1, 1024, problems),
     webhookCircuit: {
       failures: integer(env, 'WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000, problems),
       openMs: integer(env, 'WEBHOOK_CIRCUIT_OPEN_SECONDS', 30, 1, 3600, problems) * 1000,

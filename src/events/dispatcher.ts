@@ -55,7 +55,7 @@ const laneOfPrepared = (p: PreparedJob) => (p.action === 'complete' ? laneOfPayl
 export function startDispatcher(opts: DispatcherOptions) {
   const cap = Math.max(1, opts.concurrency);
   const laneCap = Math.max(1, Math.min(opts.endpointConcurrency, cap));
-  const batchSize = Math.max(1, opts.batchSize ?? 128);
+  const batchSize = Math.max(1, opts.batchSize ?? 256);
   const idleMs = opts.idleMs ?? 1000;
   const circuit = opts.circuit ?? createCircuitBreaker();
   const onError = opts.onError ?? (() => undefined);

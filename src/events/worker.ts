@@ -222,15 +222,79 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   /**
+   * Delivered attempts, the common case, a few statements for all of them: the deliveries marked
+   * DELIVERED (one update per status code, returning each one's attempt number), their attempts
+   * in one insert, their jobs removed in one delete. The same rows recordOne writes.
+   */
+  async function recordDelivered(trx: Executor, delivered: readonly Finished[]): Promise<void> {
+    for (let at = 0; at < delivered.length; at += 200) {
+      const chunk = delivered.slice(at, at + 200) as Array<Finished & { prepared: Extract<PreparedJob, { action: 'attempt' }>; outcome: AttemptOutcome }>;
+      const now = clock.now().toISOString();
+      const numbers = new Map<string, number>();
+      const byStatus = new Map<number | null, string[]>();
+      for (const f of chunk) {
+        const ids = byStatus.get(f.outcome.statusCode) ?? [];
+        ids.push(f.prepared.delivery.id);
+        byStatus.set(f.outcome.statusCode, ids);
+      }
+      for (const [statusCode, ids] of byStatus) {
+        const rows = await trx
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({
+            attempt_count: eb('attempt_count', '+', 1),
+            last_status_code: statusCode,
+            last_error: null,
+            updated_at: now,
+            status: 'DELIVERED',
+            delivered_at: now,
+            next_attempt_at: null,
+          }))
+          .where('id', 'in', ids)
+          .returning(['id', 'attempt_count'])
+          .execute();
+        for (const r of rows) numbers.set(r.id, Number(r.attempt_count));
+      }
+      await trx
+        .insertInto('webhook_attempts')
+        .values(
+          chunk.map((f) => ({
+            delivery_id: f.prepared.delivery.id,
+            attempt_number: numbers.get(f.prepared.delivery.id)!,
+            platform_id: f.prepared.delivery.platform_id,
+            environment: f.prepared.delivery.environment,
+            attempted_at: f.outcome.attemptedAt,
+            url: f.outcome.url,
+            status_code: f.outcome.statusCode,
+            latency_ms: f.outcome.latencyMs,
+            error: null,
+            response_body: storable(f.outcome.responseBody),
+          })),
+        )
+        .execute();
+      await trx
+        .deleteFrom('jobs')
+        .where(
+          'id',
+          'in',
+          chunk.map((f) => f.prepared.job.id),
+        )
+        .execute();
+    }
+  }
+
+  /**
    * Records finished jobs in one transaction. Should that transaction fail, each is recorded in a
    * transaction of its own, so one bad record cannot hold the others; one that still fails keeps
    * its lease and is attempted again when the lease ends (at least once, as after a crash).
    */
   async function recordAll(finished: readonly Finished[], onError?: (err: unknown) => void): Promise<void> {
     if (finished.length === 0) return;
+    const delivered = finished.filter((f) => f.prepared.action === 'attempt' && f.outcome?.ok);
+    const others = finished.filter((f) => !delivered.includes(f));
     try {
       await db.tx(async (trx) => {
-        for (const f of finished) await recordOne(trx, f);
+        await recordDelivered(trx, delivered);
+        for (const f of others) await recordOne(trx, f);
       });
       return;
     } catch (err) {
