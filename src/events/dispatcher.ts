@@ -132,6 +132,7 @@ export function startDispatcher(opts: DispatcherOptions) {
             if (wasBusy && !busy(l)) wake();
             toRecord.push({ lane: key, finished });
             flush();
+            pump(); // the slot is free: the lane's next attempt need not wait for this one's record
           },
           (err) => {
             // run() does not throw for an attempt; anything else keeps its lease and comes back after it.
