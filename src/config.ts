@@ -51,6 +51,10 @@ export interface Config {
   webhookAllowPrivateAddresses: boolean;
   /** Webhook deliveries this node runs at once (each may wait up to 10 s on a slow receiver). */
   webhookConcurrency: number;
+  /** Of those, at most this many for one platform and environment (its endpoint). */
+  webhookEndpointConcurrency: number;
+  /** Failed attempts in a row that open an endpoint's circuit, and how long it stays open first. */
+  webhookCircuit: { failures: number; openMs: number };
   /** JSON fee schedule (docs/pricing.md); unset: the default fees. */
   feesFile?: string;
   /** PRODUCTION rates: a JSON document in a file (re-read when it changes) or at a URL (polled). */
@@ -207,7 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     workers: env.WORKERS !== 'false',
     webhookAllowPrivateAddresses: allowPrivate === 'true',
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256, problems),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 128, 1, 1024, problems),
+    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 64, 1, 1024, problems),
+    webhookCircuit: {
+      failures: integer(env, 'WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000, problems),
+      openMs: integer(env, 'WEBHOOK_CIRCUIT_OPEN_SECONDS', 30, 1, 3600, problems) * 1000,
+    },
     feesFile: env.FEES_FILE ? path.resolve(env.FEES_FILE) : undefined,
     ratesFile: ratesFile ? path.resolve(ratesFile) : undefined,
     ratesUrl,

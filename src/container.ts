@@ -132,6 +132,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     retryAt: sandboxClocks.retryAt,
     // Made below; called only once attempts run.
     answers: (scope, delivery, outcome) => incoming.webhookAnswers(scope, delivery, outcome),
+    endpointConcurrency: config.webhookEndpointConcurrency,
   });
   const ledger = createLedger({ db, clock });
 
@@ -249,6 +250,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     },
     async close() {
       fx.stop();
+      webhooks.worker.connections.close();
       await db.close();
     },
   };

@@ -25,6 +25,19 @@ export interface DeadJob extends Job {
 /** Attempts a failing job gets before it is dead-lettered, unless JOB_MAX_ATTEMPTS says otherwise. */
 export const DEFAULT_JOB_MAX_ATTEMPTS = 25;
 
+export interface ClaimOptions {
+  /** Lanes (`platformId|environment` of the payload) not to claim from now: they are busy. */
+  skipLanes?: readonly string[];
+  /** PRODUCTION jobs first (payload environment), then the oldest. */
+  productionFirst?: boolean;
+}
+
+/** The lane of a job as claimBatch's skipLanes names it. */
+export function laneOfPayload(payload: unknown): string {
+  const p = (payload ?? {}) as { platformId?: unknown; environment?: unknown };
+  return `${typeof p.platformId === 'string' ? p.platformId : ''}|${typeof p.environment === 'string' ? p.environment : ''}`;
+}
+
 export interface NewJob {
   kind: string;
   /** Jobs of one subject run one at a time, in the order they were enqueued. */
@@ -82,6 +95,65 @@ export function createJobQueue(deps: {
   const { db, clock } = deps;
   const maxAttempts = deps.maxAttempts ?? DEFAULT_JOB_MAX_ATTEMPTS;
   const ownSchedule = new Set(deps.ownSchedule ?? []);
+  // The lane of a job, from its payload: `platformId|environment` ('|' when the payload names neither).
+  const payloadField = (field: string) =>
+    db.dialect === 'postgres'
+      ? sql<string>`coalesce(j.payload::jsonb ->> ${sql.lit(field)}, '')`
+      : sql<string>`coalesce(json_extract(j.payload, ${sql.lit(`$.${field}`)}), '')`;
+  const laneOf = sql<string>`${payloadField('platformId')} || '|' || ${payloadField('environment')}`;
+
+  async function claim(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
+    if (kinds.length === 0 || limit < 1) return [];
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+    return db.tx(async (trx) => {
+      let pick = trx
+        .selectFrom('jobs as j')
+        .select('j.id')
+        .where('j.kind', 'in', kinds as string[])
+        .where('j.run_at', '<=', nowIso)
+        .where('j.dead_at', 'is', null)
+        .where((eb) => eb.or([eb('j.locked_until', 'is', null), eb('j.locked_until', '<', nowIso)]))
+        .where((eb) =>
+          eb.or([
+            eb('j.subject', 'is', null),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('jobs as earlier')
+                  .select(sql`1`.as('x'))
+                  .whereRef('earlier.subject', '=', 'j.subject')
+                  .whereRef('earlier.id', '<', 'j.id')
+                  .where('earlier.dead_at', 'is', null),
+              ),
+            ),
+          ]),
+        );
+      if (opts.skipLanes && opts.skipLanes.length > 0) pick = pick.where(laneOf, 'not in', [...opts.skipLanes]);
+      if (opts.productionFirst) pick = pick.orderBy(sql`case when ${payloadField('environment')} = 'PRODUCTION' then 0 else 1 end`);
+      pick = pick.orderBy('j.run_at').limit(limit);
+      if (db.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+      const picked = await pick.execute();
+      if (picked.length === 0) return [];
+      const rows = await trx
+        .updateTable('jobs')
+        .set((eb) => ({ locked_until: leaseUntil, locked_by: deps.nodeId, attempts: eb('attempts', '+', 1) }))
+        .where(
+          'id',
+          'in',
+          picked.map((p) => p.id),
+        )
+        .returningAll()
+        .execute();
+      // In the order the select chose them.
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return picked.flatMap((p) => {
+        const row = byId.get(p.id);
+        return row ? [toJob(row)] : [];
+      });
+    });
+  }
 
   return {
     /**
@@ -114,46 +186,39 @@ export function createJobQueue(deps: {
 
     /** Leases the next due job of these kinds, or undefined when none is due. */
     async claimNext(kinds: readonly string[], leaseMs: number): Promise<Job | undefined> {
-      if (kinds.length === 0) return undefined;
-      const now = clock.now();
-      const nowIso = now.toISOString();
-      const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-      return db.tx(async (trx) => {
-        let pick = trx
-          .selectFrom('jobs as j')
-          .select('j.id')
-          .where('j.kind', 'in', kinds as string[])
-          .where('j.run_at', '<=', nowIso)
-          .where('j.dead_at', 'is', null)
-          .where((eb) => eb.or([eb('j.locked_until', 'is', null), eb('j.locked_until', '<', nowIso)]))
-          .where((eb) =>
-            eb.or([
-              eb('j.subject', 'is', null),
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom('jobs as earlier')
-                    .select(sql`1`.as('x'))
-                    .whereRef('earlier.subject', '=', 'j.subject')
-                    .whereRef('earlier.id', '<', 'j.id')
-                    .where('earlier.dead_at', 'is', null),
-                ),
-              ),
-            ]),
-          )
-          .orderBy('j.run_at')
-          .limit(1);
-        if (db.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-        const picked = await pick.executeTakeFirst();
-        if (!picked) return undefined;
-        const row = await trx
+      return (await claim(kinds, leaseMs, 1))[0];
+    },
+
+    /**
+     * Leases up to `limit` due jobs of these kinds in one transaction: one select (FOR UPDATE SKIP
+     * LOCKED on PostgreSQL, so concurrent claims of several nodes get disjoint jobs; SQLite's
+     * write lock serialises them) and one update. Only the first live job of a subject is due, so
+     * a batch never holds two jobs of one subject. Jobs whose payload names a lane (platformId and
+     * environment) in `skipLanes` are left for later; with `productionFirst` PRODUCTION jobs come
+     * before the others, then the oldest first.
+     */
+    async claimBatch(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
+      return claim(kinds, leaseMs, limit, opts);
+    },
+
+    /**
+     * Hands back claimed jobs that were not run (a node stopping): unleased, their claim not
+     * counted as an attempt, due as they were. Only while this node still holds their lease.
+     */
+    async release(claimed: readonly Job[]): Promise<void> {
+      if (claimed.length === 0) return;
+      await db.tx((trx) =>
+        trx
           .updateTable('jobs')
-          .set((eb) => ({ locked_until: leaseUntil, locked_by: deps.nodeId, attempts: eb('attempts', '+', 1) }))
-          .where('id', '=', picked.id)
-          .returningAll()
-          .executeTakeFirst();
-        return row ? toJob(row) : undefined;
-      });
+          .set((eb) => ({ locked_until: null, locked_by: null, attempts: eb('attempts', '-', 1) }))
+          .where(
+            'id',
+            'in',
+            claimed.map((j) => j.id),
+          )
+          .where('locked_by', '=', deps.nodeId)
+          .execute(),
+      );
     },
 
     /** Finishes a job (it is removed). Runs in the caller's transaction when there is one. */

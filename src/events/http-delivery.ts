@@ -22,6 +22,11 @@ export interface DeliveryRequest {
    * only one address family (127.0.0.1 but not ::1) is still reached.
    */
   pinnedAddresses?: readonly string[];
+  /**
+   * A keep-alive agent whose connections all went to these pinned addresses (connections.ts):
+   * reuses them. Without one, the attempt opens a connection of its own and closes it.
+   */
+  agent?: http.Agent;
 }
 
 export interface DeliveryResult {
@@ -74,9 +79,9 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
           'content-length': String(Buffer.byteLength(body, 'utf8')),
         },
         signal,
-        // A fresh connection per attempt: a pooled socket could have been opened to another
-        // address, and attempts to one endpoint are minutes apart anyway.
-        agent: false,
+        // Pooled only through an agent keyed by the URL's origin and these very addresses
+        // (connections.ts), so a reused socket was opened to an address the check approved.
+        agent: request.agent ?? false,
         ...(pinnedAddresses ? { lookup: pinnedLookup(pinnedAddresses) } : {}),
       });
     } catch (err) {
@@ -85,16 +90,31 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
 
     // Set once the status line arrived: an error after that still reports the status.
     let onBodyError: ((err: unknown) => void) | undefined;
-    req.on('error', (err) => (onBodyError ? onBodyError(err) : finish({ ok: false, error: describeError(err, signal) })));
+    req.on('error', (err) => {
+      if (onBodyError) return onBodyError(err);
+      // A kept-alive connection the receiver closed meanwhile fails before any answer: the
+      // request was not received, so it goes once more on a connection of its own.
+      const code = (err as { code?: string }).code;
+      if (req.reusedSocket && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE') && !settled) {
+        settled = true;
+        const remaining = Math.max(1, timeoutMs - elapsed());
+        void deliver({ ...request, agent: undefined, timeoutMs: remaining }).then((r) => resolvePromise({ ...r, latencyMs: elapsed() }));
+        return;
+      }
+      finish({ ok: false, error: describeError(err, signal) });
+    });
     req.on('response', (res) => {
       const statusCode = res.statusCode ?? 0;
       const chunks: Buffer[] = [];
       let received = 0;
       let read = false;
+      let complete = false;
       const done = (failure?: string) => {
         if (read) return;
         read = true;
-        req.destroy(); // we read all we wanted; drop the connection (also stops a huge body)
+        // A whole answer leaves a pooled connection open for the next attempt; anything else
+        // (a failure, a body cut at the limit, no agent) drops it.
+        if (failure !== undefined || !complete || !request.agent) req.destroy();
         // stream: true holds back a multi-byte character cut at the byte limit instead of
         // emitting a replacement character.
         const responseBody = new TextDecoder('utf-8').decode(Buffer.concat(chunks, received), { stream: true });
@@ -112,7 +132,10 @@ export function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
         received += Math.min(chunk.length, room);
         if (received >= maxResponseBytes) done();
       });
-      res.on('end', () => done());
+      res.on('end', () => {
+        complete = true;
+        done();
+      });
       res.on('error', (err) => done(describeError(err, signal)));
       res.on('aborted', () => done(signal.aborted ? 'timeout' : 'connection reset'));
     });

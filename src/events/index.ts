@@ -7,6 +7,7 @@ import type { Database } from '../db/database.js';
 import type { JobQueue } from '../db/jobs.js';
 import type { ConfigCache } from '../modules/platforms/config-cache.js';
 import type { Sealer } from '../secrets/envelope.js';
+import { createConnectionPool } from './connections.js';
 import { createWebhookKeys } from './keys.js';
 import { createOutbox } from './outbox.js';
 import { createDeliveryWorker, type DeliveryWorkerDeps } from './worker.js';
@@ -28,10 +29,13 @@ export function createWebhookDelivery(deps: {
   retryAt?: DeliveryWorkerDeps['retryAt'];
   /** Acts on receivers' answers (the GRID profile's approval answers): see worker.ts. */
   answers?: DeliveryWorkerDeps['answers'];
+  /** Connections kept open per endpoint (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  endpointConcurrency?: number;
 }) {
   const keys = createWebhookKeys({ db: deps.db, clock: deps.clock, secrets: deps.secrets });
   const outbox = createOutbox({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs });
-  const worker = createDeliveryWorker({ ...deps, keys });
+  const connections = createConnectionPool({ maxSocketsPerAgent: deps.endpointConcurrency });
+  const worker = createDeliveryWorker({ ...deps, keys, connections });
   return { keys, outbox, worker };
 }
 

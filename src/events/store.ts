@@ -41,6 +41,25 @@ export const webhookStore = {
     return { delivery, body: event_body, endpoint: endpoint ?? null };
   },
 
+  /** deliveryForAttempt for several deliveries in one query, by delivery id. */
+  async deliveriesForAttempt(ex: Executor, ids: readonly string[]): Promise<Map<string, { delivery: DeliveryRow; body: string; endpoint: string | null }>> {
+    const found = new Map<string, { delivery: DeliveryRow; body: string; endpoint: string | null }>();
+    if (ids.length === 0) return found;
+    const rows = await ex
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .leftJoin('platform_configs as c', (join) => join.onRef('c.platform_id', '=', 'd.platform_id').onRef('c.environment', '=', 'd.environment'))
+      .selectAll('d')
+      .select(['e.body as event_body', 'c.webhook_endpoint as endpoint'])
+      .where('d.id', 'in', [...ids])
+      .execute();
+    for (const row of rows) {
+      const { event_body, endpoint, ...delivery } = row;
+      found.set(delivery.id, { delivery, body: event_body, endpoint: endpoint ?? null });
+    }
+    return found;
+  },
+
   delivery(ex: Executor, scope: Scope, id: string) {
     return ex
       .selectFrom('webhook_deliveries')

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Container } from '../container.js';
+import { createCircuitBreaker } from '../events/circuit.js';
+import { startDispatcher } from '../events/dispatcher.js';
 import { DELIVER_JOB } from '../events/types.js';
 import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
 import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
@@ -76,11 +78,26 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
   // Bulk customer imports (src/modules/customer-imports): a chunk of rows per job.
   const imports = customerImportsOf(container);
   jobLoop('customer-imports', [CUSTOMER_IMPORT_JOB], () => imports.processNext());
-  // Webhook delivery: several loops, since one attempt may wait 10 s on a slow receiver; the
-  // database hands each due delivery to one loop (of one node).
-  for (let i = 0; i < container.config.webhookConcurrency; i++) {
-    jobLoop(`webhook-delivery-${i}`, [DELIVER_JOB], () => container.webhooks.worker.processNext());
-  }
+  // Webhook delivery (src/events/dispatcher.ts): batched claims, up to webhookConcurrency attempts
+  // at once, webhookEndpointConcurrency per platform and environment, a circuit per endpoint; the
+  // database hands each due delivery to one node.
+  const { config } = container;
+  const dispatcher = startDispatcher({
+    worker: container.webhooks.worker,
+    jobs: container.jobs,
+    concurrency: config.webhookConcurrency,
+    endpointConcurrency: config.webhookEndpointConcurrency,
+    circuit: createCircuitBreaker({ failures: config.webhookCircuit.failures, openMs: config.webhookCircuit.openMs }),
+    onError: (err) => log.error({ err, worker: 'webhook-delivery' }, 'webhook delivery failed'),
+  });
+  const unsubscribeDeliveries = container.onJobEnqueued([DELIVER_JOB], () => dispatcher.wake());
+  workers.push({
+    wake: () => dispatcher.wake(),
+    stop: async () => {
+      unsubscribeDeliveries();
+      await dispatcher.stop();
+    },
+  });
   return {
     async stop() {
       await Promise.all(workers.map((w) => w.stop()));
