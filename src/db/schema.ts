@@ -17,7 +17,14 @@ import type {
 } from './tables/foundation.js';
 import type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
 import type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
-import type { LedgerAccountsTable, LedgerDeltasTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
+import type {
+  LedgerAccountsTable,
+  LedgerDeltasTable,
+  LedgerJournalsTable,
+  LedgerTransfersTable,
+  InternalAccountsTable,
+  ExternalAccountsTable,
+} from './tables/accounts.js';
 import type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 import type { AuditLogTable } from './tables/operations.js';
@@ -36,7 +43,14 @@ export type {
 } from './tables/foundation.js';
 export type { BeneficialOwnersTable, DocumentsTable } from './tables/onboarding.js';
 export type { WebhookKeysTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
-export type { LedgerAccountsTable, LedgerDeltasTable, LedgerJournalsTable, LedgerTransfersTable, InternalAccountsTable, ExternalAccountsTable } from './tables/accounts.js';
+export type {
+  LedgerAccountsTable,
+  LedgerDeltasTable,
+  LedgerJournalsTable,
+  LedgerTransfersTable,
+  InternalAccountsTable,
+  ExternalAccountsTable,
+} from './tables/accounts.js';
 export type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 export type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 export type { AuditLogTable } from './tables/operations.js';
