@@ -155,6 +155,17 @@ describe('no null in responses but where the spec says null', () => {
     expect(cleared.currencies.find((c: any) => c.currencyCode === 'USD')).toEqual({ currencyCode: 'USD', enabled: true });
   });
 
+  it('error details: a limit without a lower bound is left out of AMOUNT_OUTSIDE_LIMITS', async () => {
+    const p = await ctx.newPlatform('Limits');
+    noNull(await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { currencies: [{ currencyCode: 'USD', maxAmount: 500 }] } }), 200);
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 10_000, p.auth);
+    const bank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: p.auth });
+    const refused = noNull(await quoteFromAccount(ctx, accounts.USD.id, bank.id, 600, {}, p.auth), 400);
+    expect(refused.code).toBe('AMOUNT_OUTSIDE_LIMITS');
+    expect(refused.details).toMatchObject({ currency: 'USD', amount: 600, maxAmount: 500 });
+    expect(refused.details).not.toHaveProperty('minAmount');
+  });
+
   it('tokens, discoveries, exchange rates, UMA providers and the sandbox clock hold no null', async () => {
     noNull(await call(ctx, 'GET', '/tokens'), 200);
     noNull(await call(ctx, 'GET', '/ping'), 200);

@@ -2,6 +2,8 @@
  * The error shape of every response (D2): `{status, code, message, details?}`. Each module
  * declares its codes with defineErrors(); the registry is the catalogue docs/errors.md lists.
  */
+import { absent } from './absent.js';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -15,7 +17,8 @@ export class ApiError extends Error {
   toBody(): ErrorBody {
     return this.details === undefined
       ? { status: this.status, code: this.code, message: this.message }
-      : { status: this.status, code: this.code, message: this.message, details: this.details };
+      : // A detail without a value is left out, as in every answer (D11).
+        { status: this.status, code: this.code, message: this.message, details: absent(this.details) };
   }
 }
 
