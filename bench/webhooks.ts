@@ -13,14 +13,11 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { cli, serverEnvironment, startServer } from '../test/helpers/server.js';
 import { API, DIALECTS, writeSection, type Dialect } from './lib.js';
+import { call, payingWorld, type Json } from './paying.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CONNECTIONS = 20;
 const DRAIN_LIMIT_MS = 120_000;
-
-interface Json {
-  [k: string]: any;
-}
 
 /** Answers 200 at once; keeps each webhookId's first arrival time and its `timestamp`. */
 async function receiver() {
@@ -57,30 +54,6 @@ async function receiver() {
   };
 }
 
-async function call(baseUrl: string, auth: string, method: string, p: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${baseUrl}${API}${p}`, {
-    method,
-    headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as Json;
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function payer(baseUrl: string, auth: string, n: number): Promise<{ customer: string; account: string }> {
-  const c = await call(baseUrl, auth, 'POST', '/customers', {
-    platformCustomerId: `payer-${n}`,
-    customerType: 'INDIVIDUAL',
-    fullName: `Payer ${n}`,
-    currencies: ['USD'],
-  });
-  const accounts = await call(baseUrl, auth, 'GET', `/customers/internal-accounts?customerId=${encodeURIComponent(c.id)}`);
-  const id = accounts.data[0].id as string;
-  for (let i = 0; i < 5; i++) await call(baseUrl, auth, 'POST', `/sandbox/internal-accounts/${id}/fund`, { amount: 100_000_000_000 });
-  return { customer: c.id, account: id };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function percentile(sorted: number[], p: number): number {
@@ -104,28 +77,7 @@ async function measure(dialect: Dialect) {
   const auth = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`;
   const base = server.baseUrl;
   try {
-    const sources: string[] = [];
-    const first = await payer(base, auth, 0);
-    sources.push(first.account);
-    for (let i = 1; i < 40; i++) sources.push((await payer(base, auth, i)).account);
-    const iban = await call(base, auth, 'POST', '/customers/external-accounts', {
-      customerId: first.customer,
-      currency: 'EUR',
-      accountInfo: {
-        accountType: 'IBAN',
-        iban: 'DE89370400440532013000',
-        swiftBic: 'COBADEFFXXX',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Payee' },
-      },
-    });
-    const quote = (source: string) =>
-      JSON.stringify({
-        source: { sourceType: 'ACCOUNT', accountId: source },
-        destination: { destinationType: 'ACCOUNT', accountId: iban.id },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 1000,
-        immediatelyExecute: true,
-      });
+    const { sources, quote } = await payingWorld(base, auth);
     await call(base, auth, 'PATCH', '/config', { webhookEndpoint: sink.url });
     // One payment first: how many events a payment sends (and a warm connection).
     await call(base, auth, 'POST', '/quotes', JSON.parse(quote(sources[0])));

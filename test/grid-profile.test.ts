@@ -223,7 +223,10 @@ describe('answers under each profile', () => {
     expect(s.lookup.id).toMatch(/^Lookup:/);
     expect(s.lookup.lookupId).toBeUndefined();
     expect(s.lookup.requiredPayerDataFields).toEqual(['FULL_NAME']);
-    expect(s.lookup.supportedCurrencies[0]).toHaveProperty('minAmount');
+    // The spec's names: no limit means no minAmount / maxAmount (absent, not null), never the vendor's min / max.
+    expect(s.lookup.supportedCurrencies[0]).toHaveProperty('currency');
+    expect(s.lookup.supportedCurrencies[0]).not.toHaveProperty('min');
+    expect(s.lookup.supportedCurrencies[0]).not.toHaveProperty('max');
     expect(Object.keys(s.quote.rateDetails).sort()).toEqual(
       [
         'counterpartyFixedFee',

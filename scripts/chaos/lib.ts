@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
+import { DELIVERY_LEASE_MS } from '../../src/events/types.js';
 import { cli, serverEnvironment, startServer, type RunningServer } from '../../test/helpers/server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/helpers/webhook-receiver.js';
 
@@ -465,7 +466,8 @@ export async function verify(
   const deliveries = await c.all('/webhooks/deliveries');
   const expected = new Set(deliveries.filter((d) => d.status !== 'NO_ENDPOINT').map((d) => d.webhookId));
   const received = () => new Set(w.receiver.accepted().map((e) => e?.webhookId));
-  const until = Date.now() + (opts.webhookTimeoutMs ?? 60_000);
+  // A delivery a killed node had claimed is attempted again once its lease ends: wait past it.
+  const until = Date.now() + (opts.webhookTimeoutMs ?? DELIVERY_LEASE_MS + 30_000);
   while ([...expected].some((id) => !received().has(id)) && Date.now() < until) await sleep(250);
   const missing = [...expected].filter((id) => !received().has(id));
   if (missing.length) problems.push(`${missing.length} of ${expected.size} webhook events never delivered, e.g. ${missing.slice(0, 3).join(', ')}`);

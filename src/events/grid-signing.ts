@@ -10,7 +10,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
-import type { SigningKeyPair } from './signing.js';
+import { redactedPair, type SigningKeyPair } from './signing.js';
 
 export const GRID_SIGNATURE_HEADER = 'X-Grid-Signature';
 const REDACTED = '[redacted]';
@@ -22,11 +22,7 @@ export function generateP256KeyPair(): SigningKeyPair {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  const pair = { publicKeyPem: publicKey, privateKeyPem: privateKey };
-  const safe = () => ({ publicKeyPem: publicKey, privateKeyPem: REDACTED });
-  Object.defineProperty(pair, 'toJSON', { value: safe });
-  Object.defineProperty(pair, inspect.custom, { value: () => safe() });
-  return pair;
+  return redactedPair(publicKey, privateKey);
 }
 
 /** Holds a P-256 private key without exposing it through JSON, inspect or string conversion. */

@@ -33,8 +33,13 @@ export function generateSigningKeyPair(): SigningKeyPair {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  const pair = { publicKeyPem: publicKey, privateKeyPem: privateKey };
-  const safe = () => ({ publicKeyPem: publicKey, privateKeyPem: REDACTED });
+  return redactedPair(publicKey, privateKey);
+}
+
+/** A key pair whose private half prints as "[redacted]" through JSON.stringify and util.inspect. */
+export function redactedPair(publicKeyPem: string, privateKeyPem: string): SigningKeyPair {
+  const pair = { publicKeyPem, privateKeyPem };
+  const safe = () => ({ publicKeyPem, privateKeyPem: REDACTED });
   // Non-enumerable so they do not show up in spreads or key listings.
   Object.defineProperty(pair, 'toJSON', { value: safe });
   Object.defineProperty(pair, inspect.custom, { value: () => safe() });
