@@ -1,0 +1,235 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { DB } from './schema.js';
+import type { Statement } from './statements.js';
+import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
+import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
+
+/** PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan. */
+function pgRunner(client: pg.Pool | pg.PoolClient, stats: DbStats): Runner {
+  const run = (s: Statement, params: readonly unknown[]) => {
+    stats.statements++;
+    return client.query({ name: s.name, text: s.postgres, values: params as unknown[] });
+  };
+  return {
+    async query<T>(s: Statement, params: readonly unknown[]) {
+      return (await run(s, params)).rows as T[];
+    },
+    async execute(s: Statement, params: readonly unknown[]) {
+      return (await run(s, params)).rowCount ?? 0;
+    },
+  };
+}
+
+/** The PostgreSQL driver, loaded on first use: a SQLite server never loads it. */
+async function loadPg(): Promise<typeof pg> {
+  const driver = (await import('pg')).default;
+  // PostgreSQL int8 → bigint, so money never passes through a float.
+  driver.types.setTypeParser(20, (v) => BigInt(v));
+  return driver;
+}
+
+const RETRYABLE_PG = new Set(['40001', '40P01']); // serialization failure, deadlock
+/** Transactions in one PostgreSQL batch at most: bounds how long the first of them waits for its commit. */
+const MAX_BATCH = 32;
+/** How long a batch member after the first waits for another batch's row lock before it moves to a later batch (ms). */
+const BATCH_LOCK_WAIT_MS = 20;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
+  const pg = await loadPg();
+  const schema = opts.pgSchema;
+  if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema) {
+    const setup = new pg.Client({ connectionString: opts.url });
+    await setup.connect();
+    try {
+      await setup.query(`create schema if not exists ${schema}`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize ?? 10,
+    options: schema ? `-c search_path=${schema}` : undefined,
+    // Startup parameters of their own (not `options`), so a DATABASE_URL carrying ?options=… keeps both.
+    statement_timeout: opts.statementTimeoutMs || undefined,
+    idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs || undefined,
+  });
+  const stats: DbStats = { statements: 0 };
+  const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
+  const poolRunner = pgRunner(pool, stats);
+  const pgLocker = rowLocker(true);
+  const als = new AsyncLocalStorage<TxContext>();
+  // A transaction runs on one pooled client: the builder and the compiled statements both use it.
+  const contexts = new WeakMap<pg.PoolClient, Omit<TxContext, 'committed'>>();
+  const contextOf = (client: pg.PoolClient): TxContext => {
+    let ctx = contexts.get(client);
+    if (!ctx) {
+      // Kysely over this one client; it must not hand the client back to the pool itself.
+      const held = new Proxy(client, { get: (target, prop) => (prop === 'release' ? () => undefined : Reflect.get(target, prop, target)) });
+      const single = { connect: async () => held, end: async () => undefined } as unknown as pg.Pool;
+      ctx = { trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }), runner: pgRunner(client, stats) };
+      contexts.set(client, ctx);
+    }
+    return { ...ctx, committed: [] };
+  };
+  const control = (client: pg.PoolClient, text: string) => {
+    stats.statements++;
+    return client.query(text);
+  };
+  // Half the pool writes in batches; the rest serves reads outside transactions.
+  const lanes = Math.max(1, Math.floor((opts.poolSize ?? 10) / 2));
+
+  /** A transaction waiting for its turn in a batch. */
+  interface Member {
+    fn: (trx: Executor) => Promise<unknown>;
+    /** Runs in the caller's async context (its sandbox clock, its trace), not in that of whoever started the batch. */
+    inCallerContext: <R>(fn: () => R) => R;
+    resolve: (value: unknown) => void;
+    reject: (e: unknown) => void;
+  }
+  const waiting: Member[] = [];
+  let lanesBusy = 0;
+
+  /**
+   * Runs the members as one database transaction on one client, a savepoint each (a batch of
+   * one needs none); commits once, then answers each member whose work committed. A member that
+   * throws is rolled back to its savepoint alone and answered with its error at once (none of its
+   * work remains), unless it only had to wait for a lock (below). When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered
+   * gets that error (and tx() retries a deadlock or serialization failure in a later batch).
+   */
+  async function runBatch(members: Member[]): Promise<void> {
+    const alone = members.length === 1;
+    const done: Array<{ member: Member; value: unknown; ctx: TxContext }> = [];
+    const answered = new Set<Member>();
+    const deferred: Member[] = [];
+    let client: pg.PoolClient | undefined;
+    let broken: Error | undefined;
+    try {
+      client = await pool.connect();
+      await control(client, 'begin');
+      for (const [i, member] of members.entries()) {
+        // From the second member on, the batch holds the earlier members' row locks: a member that
+        // would wait for another batch's lock gives up quickly and runs in a later batch, so two
+        // batches never wait on each other in a cycle (a deadlock PostgreSQL would take a second
+        // to find, once per member). The first member holds nothing yet, so it may wait.
+        if (i === 1) await control(client, `set local lock_timeout = ${BATCH_LOCK_WAIT_MS}`);
+        if (!alone) await control(client, 'savepoint member');
+        const ctx = contextOf(client);
+        try {
+          const value = await member.inCallerContext(() => als.run(ctx, () => member.fn(ctx.trx)));
+          if (!alone) await control(client, 'release savepoint member');
+          done.push({ member, value, ctx });
+        } catch (e) {
+          if (alone) throw e;
+          await control(client, 'rollback to savepoint member');
+          await control(client, 'release savepoint member');
+          if (i > 0 && (e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+            deferred.push(member);
+            continue;
+          }
+          answered.add(member);
+          member.reject(e);
+        }
+      }
+      await control(client, 'commit');
+      for (const { member, value, ctx } of done) {
+        answered.add(member);
+        runCommitted(ctx);
+        member.resolve(value);
+      }
+      // First in line for the next batch, where the first of them may wait for the lock.
+      for (const member of deferred) answered.add(member);
+      waiting.unshift(...deferred);
+    } catch (e) {
+      if (client) await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      for (const member of members) if (!answered.has(member)) member.reject(e);
+    } finally {
+      // A client whose rollback failed is in an unknown state: the pool drops it.
+      client?.release(broken);
+    }
+  }
+
+  /**
+   * Group commit on PostgreSQL (docs/decisions.md, "Scale"): up to `lanes` batches run at once,
+   * each on its own client; transactions that arrive while every lane is busy wait and form the
+   * next batch (at most MAX_BATCH), which commits once. Under light load a transaction runs alone
+   * at once, as before.
+   */
+  function pump() {
+    while (lanesBusy < lanes && waiting.length > 0) {
+      lanesBusy++;
+      void runBatch(waiting.splice(0, MAX_BATCH)).finally(() => {
+        lanesBusy--;
+        pump();
+      });
+    }
+  }
+
+  function inBatch<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ fn, inCallerContext: AsyncLocalStorage.snapshot(), resolve: resolve as (value: unknown) => void, reject });
+      pump();
+    });
+  }
+
+  const db: Database = {
+    dialect: 'postgres',
+    admin: kysely,
+    stats,
+    executor: () => als.getStore()?.trx ?? kysely,
+    inTransaction: () => als.getStore() !== undefined,
+    afterCommit(fn) {
+      const open = als.getStore();
+      if (open) open.committed.push(fn);
+      else fn();
+    },
+    async tx(fn) {
+      const open = als.getStore();
+      if (open) return fn(open.trx);
+      for (let n = 1; ; n++) {
+        try {
+          return await inBatch(fn);
+        } catch (e) {
+          const code = (e as { code?: string }).code;
+          if (n < 5 && code && RETRYABLE_PG.has(code)) continue;
+          throw e;
+        }
+      }
+    },
+    query<T>(s: Statement, params: readonly unknown[]) {
+      return (als.getStore()?.runner ?? poolRunner).query<T>(s, params);
+    },
+    execute(s, params) {
+      const open = als.getStore();
+      return open ? open.runner.execute(s, params) : db.tx(() => db.execute(s, params));
+    },
+    async lockRow<T>(table: string, key: Record<string, string>) {
+      if (!als.getStore()) throw new Error('lockRow needs an open transaction');
+      return (await db.query<T>(pgLocker(table, Object.keys(key)), Object.values(key)))[0];
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+  return db;
+}
+
+/** A short random name for a throwaway PostgreSQL schema. */
+export function randomSchemaName(prefix = 't'): string {
+  return `${prefix}_${Math.random().toString(36).slice(2, 12)}`;
+}
+
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const pg = await loadPg();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}

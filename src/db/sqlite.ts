@@ -1,0 +1,299 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, type Driver, type SqliteDialectConfig } from 'kysely';
+import type { DB } from './schema.js';
+import type { Statement } from './statements.js';
+import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
+import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
+
+/** better-sqlite3 statements of one connection, prepared on first use. */
+function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
+  const prepared = new Map<string, SQLite.Statement>();
+  const prepare = (s: Statement) => {
+    let stmt = prepared.get(s.name);
+    if (!stmt) {
+      stmt = native.prepare(s.sqlite);
+      prepared.set(s.name, stmt);
+    }
+    return stmt;
+  };
+  return {
+    async query<T>(s: Statement, params: readonly unknown[]) {
+      stats.statements++;
+      const stmt = prepare(s);
+      if (stmt.reader) return stmt.all(...params) as T[];
+      stmt.run(...params);
+      return [];
+    },
+    async execute(s: Statement, params: readonly unknown[]) {
+      stats.statements++;
+      const stmt = prepare(s);
+      return stmt.reader ? stmt.all(...params).length : stmt.run(...params).changes;
+    },
+  };
+}
+
+function openNative(file: string, synchronous: 'FULL' | 'NORMAL', readonly: boolean): SQLite.Database {
+  const native = new SQLite(file, { readonly });
+  if (!readonly) native.pragma('journal_mode = WAL');
+  native.pragma(`synchronous = ${synchronous}`);
+  native.pragma('foreign_keys = ON');
+  // Other processes (the CLI, a second node) may hold the write lock for a moment.
+  native.pragma('busy_timeout = 5000');
+  // 64 MiB of page cache (the default is 2 MiB): the indexes a payment writes stay in memory as the tables grow.
+  native.pragma('cache_size = -65536');
+  native.defaultSafeIntegers(true);
+  return native;
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs more than running a small statement.
+ * Statements are cached by their SQL text (bounded). Safe because better-sqlite3 runs each
+ * statement to completion synchronously and Kysely never streams here.
+ */
+function withStatementCache(native: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = (text: string) => {
+    let stmt = cache.get(text);
+    if (!stmt) {
+      stmt = native.prepare(text);
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
+      cache.set(text, stmt);
+    }
+    return stmt;
+  };
+  return new Proxy(native, {
+    get(target, prop) {
+      if (prop === 'prepare') return prepare;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+interface Batch {
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const committed = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  committed.catch(() => undefined); // observed by the waiters; never an unhandled rejection
+  return { committed, resolve, reject };
+}
+
+const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve())));
+
+/**
+ * Flushes the write-ahead log to disk off the event loop: what synchronous=FULL does inside every
+ * COMMIT, where it would stop the whole process for the length of an fsync. The log exists once the
+ * first write committed; its directory entry is flushed once too, as a new file needs.
+ */
+function createWalSyncer(dbFile: string, sync: (fd: number) => Promise<void>) {
+  let fd: number | undefined;
+  return {
+    async sync(): Promise<void> {
+      if (fd === undefined) {
+        fd = fs.openSync(`${dbFile}-wal`, 'r');
+        const dir = fs.openSync(path.dirname(path.resolve(dbFile)), 'r');
+        try {
+          await fdatasync(dir);
+        } finally {
+          fs.closeSync(dir);
+        }
+      }
+      await sync(fd);
+    },
+    close() {
+      if (fd !== undefined) fs.closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/** A read connection whose every query first waits for `ready()` (see openSqlite: reads see only what is on disk). */
+class GatedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly ready: () => Promise<void> | undefined,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      await this.ready();
+      return acquire();
+    };
+    return driver;
+  }
+}
+
+/**
+ * SQLite: one write connection and, for a file database, one read connection.
+ *
+ * Group commit: writes are serial on the one write connection anyway, so the first transaction
+ * of a turn of the event loop opens a database transaction and every transaction of that turn
+ * runs as a savepoint inside it; one COMMIT (one fsync) on the next turn makes them all durable,
+ * and only then do their callers get their results, so a 2xx still means durable. A failing
+ * member rolls back to its savepoint alone.
+ *
+ * With synchronous=FULL the fsync runs off the event loop: the connection commits with
+ * synchronous=NORMAL (consistent, not yet durable) and the log is then flushed with fdatasync on
+ * libuv's thread pool, while the next group already runs. One group at a time waits for its flush:
+ * the next group commits only after it. Reads outside a transaction use the read connection,
+ * which sees committed data only (WAL), and wait for a flush in progress, so no one observes a
+ * write before it is on disk.
+ */
+export function openSqlite(opts: DatabaseOptions): Database {
+  const memory = opts.url === ':memory:';
+  if (!memory) fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
+  const synchronous = opts.sqliteSynchronous ?? 'FULL';
+  // FULL durability comes from flushing the log ourselves (above), so the connection need not.
+  const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
+  const stats: DbStats = { statements: 0 };
+  const writerNative = openNative(opts.url, wal ? 'NORMAL' : synchronous, false);
+  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative) }), log: counting(stats) });
+  const writerRunner = sqliteRunner(writerNative, stats);
+  // Transaction control of the group commit, prepared once like every hot statement.
+  const control = Object.fromEntries(
+    (['begin immediate', 'savepoint tx', 'release tx', 'rollback to tx', 'commit', 'rollback'] as const).map((text) => [text, writerNative.prepare(text)]),
+  ) as Record<'begin immediate' | 'savepoint tx' | 'release tx' | 'rollback to tx' | 'commit' | 'rollback', SQLite.Statement>;
+  const run = (text: keyof typeof control) => {
+    stats.statements++;
+    control[text].run();
+  };
+  let flushing: Promise<void> | undefined;
+  // An in-memory database exists once per connection, so it has no separate reader.
+  const readerNative = memory ? writerNative : openNative(opts.url, synchronous, true);
+  const reader = memory
+    ? writer
+    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(readerNative) }, () => flushing), log: counting(stats) });
+  const readerRunner = memory ? writerRunner : sqliteRunner(readerNative, stats);
+  const als = new AsyncLocalStorage<TxContext>();
+  const sqliteLocker = rowLocker(false);
+  let batch: Batch | undefined;
+  let closed = false;
+  // A failed flush leaves the disk's state unknown: every later write refuses, as PostgreSQL does.
+  let broken: unknown;
+
+  /** Commits the open group, then makes it durable: scheduled one event-loop turn after the group opened. */
+  async function commitBatch(): Promise<void> {
+    const group = await writer.connection().execute(async () => {
+      const open = batch;
+      if (!open) return undefined;
+      batch = undefined;
+      try {
+        run('commit');
+        return open;
+      } catch (e) {
+        try {
+          run('rollback');
+        } catch {
+          /* already rolled back */
+        }
+        open.reject(e);
+        return undefined;
+      }
+    });
+    if (!group) return;
+    if (!wal) return group.resolve();
+    const flushed = wal.sync().then(group.resolve, (e) => {
+      broken ??= e;
+      group.reject(e);
+    });
+    flushing = flushed;
+    await flushed;
+    if (flushing === flushed) flushing = undefined;
+  }
+
+  /** Commits the open group once the previous group's flush is done, so one group at a time is committed but not yet durable. */
+  function scheduleCommit() {
+    setImmediate(() => {
+      if (closed) return;
+      if (flushing) void flushing.then(scheduleCommit);
+      else void commitBatch();
+    });
+  }
+
+  async function runInBatch<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    if (broken) throw broken;
+    const outcome = await writer.connection().execute(async (conn) => {
+      if (!batch) {
+        run('begin immediate');
+        batch = newBatch();
+        // better-sqlite3 answers synchronously, so requests queue only across event-loop turns:
+        // committing on a later turn lets every request that arrived meanwhile join this group.
+        // close() commits the open group itself; a commit scheduled before it must not touch the closed connection.
+        scheduleCommit();
+      }
+      const mine = batch;
+      const ctx: TxContext = { trx: conn, runner: writerRunner, committed: [] };
+      run('savepoint tx');
+      try {
+        const value = await als.run(ctx, () => fn(conn));
+        run('release tx');
+        return { ok: true as const, value, mine, ctx };
+      } catch (error) {
+        run('rollback to tx');
+        run('release tx');
+        return { ok: false as const, error, mine };
+      }
+    });
+    if (!outcome.ok) throw outcome.error;
+    await outcome.mine.committed;
+    runCommitted(outcome.ctx);
+    return outcome.value;
+  }
+
+  const db: Database = {
+    dialect: 'sqlite',
+    sqliteSynchronous: synchronous,
+    admin: writer,
+    stats,
+    executor: () => als.getStore()?.trx ?? reader,
+    inTransaction: () => als.getStore() !== undefined,
+    afterCommit(fn) {
+      const open = als.getStore();
+      if (open) open.committed.push(fn);
+      else fn();
+    },
+    tx(fn) {
+      const open = als.getStore();
+      return open ? fn(open.trx) : runInBatch(fn);
+    },
+    async query<T>(s: Statement, params: readonly unknown[]) {
+      const open = als.getStore();
+      if (open) return open.runner.query<T>(s, params);
+      // Reads see only what is on disk (see above).
+      if (flushing) await flushing;
+      return readerRunner.query<T>(s, params);
+    },
+    execute(s, params) {
+      const open = als.getStore();
+      return open ? open.runner.execute(s, params) : runInBatch(() => writerRunner.execute(s, params));
+    },
+    async lockRow<T>(table: string, key: Record<string, string>) {
+      return (await db.query<T>(sqliteLocker(table, Object.keys(key)), Object.values(key)))[0];
+    },
+    async close() {
+      await flushing;
+      await commitBatch();
+      closed = true;
+      wal?.close();
+      await writer.destroy();
+      if (reader !== writer) await reader.destroy();
+    },
+  };
+  return db;
+}
