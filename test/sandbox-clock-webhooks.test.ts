@@ -5,40 +5,25 @@
  * stay real. Real time is a manual clock that moves only when a test moves it; the worker is
  * drained by hand, so nothing here waits on real time.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../src/common/clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE_DELAY_MS, maxJitterMs } from '../src/events/backoff.js';
 import { webhookStore } from '../src/events/store.js';
 import { DELIVER_JOB } from '../src/events/types.js';
-import { call, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
-import { expectLedgerBalanced } from './helpers/ledger.js';
-import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
+import { call, type TestContext, type TestPlatform } from './helpers/context.js';
+import { clockedSuite } from './helpers/sandbox-clock.js';
+import type { WebhookReceiver } from './helpers/webhook-receiver.js';
 
-const clock = manualClock(new Date('2026-03-01T12:00:00.000Z'));
+const suite = clockedSuite('Clocked webhooks');
+const { clock } = suite;
+const platform = suite.platform;
 const DAY_MS = 86_400_000;
 // The first retry waits 5 s plus up to 2.5 s of jitter: 4 s never reaches it, 8 s always does.
 const SHORT_OF_BACKOFF_S = 4;
 const PAST_BACKOFF_S = Math.ceil((BASE_DELAY_MS + maxJitterMs(BASE_DELAY_MS)) / 1000);
 let ctx: TestContext;
-const receivers: WebhookReceiver[] = [];
-
-beforeAll(async () => {
-  ctx = await testContext({ clock, env: { SANDBOX_TIME_SCALE: '1' } });
+beforeAll(() => {
+  ctx = suite.ctx;
 });
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-});
-afterEach(() => expectLedgerBalanced(ctx));
-
-/** A platform of its own (its clock is its own) with a receiver as its webhook endpoint. */
-async function platform(): Promise<TestPlatform & { receiver: WebhookReceiver }> {
-  const p = await ctx.newPlatform('Clocked webhooks');
-  const config = (await call(ctx, 'GET', '/config', { auth: p.auth })).body;
-  const receiver = await startWebhookReceiver({ publicKeyPem: config.webhookPublicKey, now: () => clock.now().getTime() });
-  receivers.push(receiver);
-  expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: receiver.url } })).status).toBe(200);
-  return { ...p, receiver };
-}
 
 /**
  * A pending delivery of an event, no money involved: a TEST event sent to a receiver that is

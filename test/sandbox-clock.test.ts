@@ -4,35 +4,19 @@
  * SANDBOX_TIME_SCALE is 1, so the spec's delays are whole: a quote lives 5 minutes, a 003 payout
  * takes 6. Nothing here waits on real time.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../src/common/clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createContainer } from '../src/container.js';
-import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
-import { expectLedgerBalanced } from './helpers/ledger.js';
+import { call, expectError, type TestContext, type TestPlatform } from './helpers/context.js';
 import { drainPayments, drainWebhooks, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
-import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
+import { clockedSuite } from './helpers/sandbox-clock.js';
 
-const clock = manualClock(new Date('2026-03-01T12:00:00.000Z'));
+const suite = clockedSuite('Clocked');
+const { clock } = suite;
+const platform = suite.platform;
 let ctx: TestContext;
-const receivers: WebhookReceiver[] = [];
-
-beforeAll(async () => {
-  ctx = await testContext({ clock, env: { SANDBOX_TIME_SCALE: '1' } });
+beforeAll(() => {
+  ctx = suite.ctx;
 });
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-});
-afterEach(() => expectLedgerBalanced(ctx));
-
-/** A platform of its own (so its clock is its own) with a webhook endpoint. */
-async function platform(): Promise<TestPlatform & { receiver: WebhookReceiver }> {
-  const p = await ctx.newPlatform('Clocked');
-  const config = (await call(ctx, 'GET', '/config', { auth: p.auth })).body;
-  const receiver = await startWebhookReceiver({ publicKeyPem: config.webhookPublicKey, now: () => clock.now().getTime() });
-  receivers.push(receiver);
-  expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: receiver.url } })).status).toBe(200);
-  return { ...p, receiver };
-}
 
 /** A prefunded USD → EUR quote of 2,000 to an IBAN ending in `suffix`. */
 async function quote(p: TestPlatform, suffix = '000') {
