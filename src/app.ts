@@ -7,9 +7,9 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { commonErrors, invalidInput } from './common/errors.js';
 import { ErrorSchema } from './common/schemas.js';
-import { allows } from './common/scope.js';
+import { allows, type Permission } from './common/scope.js';
 import type { Container } from './container.js';
-import { authenticateSession, registerDashboard, SESSION_COOKIE } from './dashboard/index.js';
+import { authenticateSession, registerDashboard, sessionToken } from './dashboard/index.js';
 import { errorHandler } from './http/errors.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOverload, serverTimeouts } from './http/overload.js';
@@ -95,34 +95,21 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   });
   // JSON only: without a text/plain parser such bodies get 415.
   app.removeContentTypeParser('text/plain');
-  // Parses cookies before the authentication hook below (the dashboard's session cookie).
-  await app.register(cookie);
+  // Sets cookies (the dashboard's session); they are read on demand, not parsed for every request (sessionToken).
+  await app.register(cookie, { hook: false });
 
-  app.addHook('onSend', async (req, reply) => standardHeaders(req, reply));
+  app.addHook('onSend', (req, reply, payload, done) => {
+    standardHeaders(req, reply);
+    done(null, payload);
+  });
   // Metrics first, then load shedding, which refuses before authentication does any work.
   const metrics = registerMetrics(app, container.db.stats, container.config.metricsToken, () => container.jobs.deadCount());
   await registerOverload(app, container.config, metrics, options.pressureCheck);
 
-  // Every API route declares its permission; POST routes honour Idempotency-Key; every route
-  // documents the error shape.
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(API_PREFIX)) return;
-    const config = (route.config ?? {}) as { permission?: string; idempotency?: 'transaction' | 'record' };
-    if (!config.permission) throw new Error(`route ${route.method} ${route.url} declares no permission`);
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
-    // The role the route needs, as OpenAPI 3.1 lets non-OAuth schemes name roles (tools and the security matrix read it).
-    if (config.permission !== 'PUBLIC') schema.security = [{ basicAuth: [config.permission] }];
-    const response = (schema.response ??= {}) as Record<string, unknown>;
-    response['4xx'] ??= errorResponse;
-    response['5xx'] ??= errorResponse;
-    if (route.method === 'POST') route.handler = container.idempotency.wrap(route.handler as never, config.idempotency) as never;
-  });
-
   // Failed authentications are limited per client address and client id (src/http/rate-limit.ts).
   const authFailures = createFailureLimiter({ limit: container.config.authFailureLimit, windowMs: container.config.authFailureWindowMs });
-  app.addHook('onRequest', async (req, reply) => {
-    const config = req.routeOptions.config;
-    if (!req.routeOptions.url?.startsWith(API_PREFIX) || config.permission === 'PUBLIC' || !config.permission) return;
+  /** The onRequest hook of a route that needs `permission`: a hook per route, so routes without one pay nothing. */
+  const authenticate = (permission: Permission, sandboxOnly: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     // Without an Authorization header, the dashboard's session cookie may authenticate (src/dashboard).
     const auth =
       req.headers.authorization === undefined
@@ -130,7 +117,7 @@ export async function buildApp(container: Container, options: BuildOptions = {})
         : await container.authenticator.authenticate(req.headers.authorization);
     if (!auth) {
       // A presented credential that failed counts; no credential at all does not. One that verifies is never refused.
-      const key = failureKey(req.ip, req.headers.authorization, req.cookies?.[SESSION_COOKIE]);
+      const key = failureKey(req.ip, req.headers.authorization, sessionToken(req));
       const retryAfter = key === undefined ? 0 : authFailures.retryAfterSeconds(key);
       if (retryAfter > 0) {
         reply.header('Retry-After', String(retryAfter));
@@ -139,14 +126,34 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       if (key !== undefined) authFailures.fail(key);
       throw commonErrors.UNAUTHORIZED();
     }
-    if (!allows(auth.permissions, config.permission)) {
-      throw commonErrors.FORBIDDEN({ requiredPermission: config.permission, tokenPermissions: auth.permissions });
+    if (!allows(auth.permissions, permission)) {
+      throw commonErrors.FORBIDDEN({ requiredPermission: permission, tokenPermissions: auth.permissions });
     }
-    if (config.sandboxOnly && auth.environment !== 'SANDBOX') {
+    if (sandboxOnly && auth.environment !== 'SANDBOX') {
       throw commonErrors.FORBIDDEN({ reason: 'sandbox endpoints need a SANDBOX token' }, 'This endpoint exists only in the sandbox');
     }
     req.auth = auth;
+  };
+
+  // Every API route declares its permission and, unless PUBLIC, authenticates; POST routes honour
+  // Idempotency-Key; every route documents the error shape.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX)) return;
+    const config = (route.config ?? {}) as { permission?: Permission | 'PUBLIC'; idempotency?: 'transaction' | 'record'; sandboxOnly?: boolean };
+    if (!config.permission) throw new Error(`route ${route.method} ${route.url} declares no permission`);
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    // The role the route needs, as OpenAPI 3.1 lets non-OAuth schemes name roles (tools and the security matrix read it).
+    if (config.permission !== 'PUBLIC') {
+      schema.security = [{ basicAuth: [config.permission] }];
+      // After the application's own onRequest hooks (metrics, load shedding): shedding refuses before authentication works.
+      route.onRequest = [...[route.onRequest ?? []].flat(), authenticate(config.permission, config.sandboxOnly === true)] as typeof route.onRequest;
+    }
+    const response = (schema.response ??= {}) as Record<string, unknown>;
+    response['4xx'] ??= errorResponse;
+    response['5xx'] ??= errorResponse;
+    if (route.method === 'POST') route.handler = container.idempotency.wrap(route.handler as never, config.idempotency) as never;
   });
+
   // A sandbox request runs on its platform's sandbox clock (src/modules/sandbox/clock.ts).
   app.addHook('preHandler', container.sandbox.clocks.hook);
   // A GRID-profile platform's answers in the vendor's names (src/http/profile.ts).

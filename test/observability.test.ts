@@ -35,6 +35,33 @@ describe('observability', async () => {
     expect(sample(metrics, 'corridor_http_request_duration_seconds_count', { method: 'GET', route })).toBe(4);
     expect(sample(metrics, 'corridor_http_request_duration_seconds_bucket', { method: 'GET', route, le: '+Inf' })).toBe(4);
     expect(sample(metrics, 'corridor_http_request_duration_seconds_sum', { method: 'GET', route })).toBeGreaterThan(0);
+    // Buckets are cumulative: each counts the requests at or under its bound.
+    const bounds = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '+Inf'];
+    const counts = bounds.map((le) => sample(metrics, 'corridor_http_request_duration_seconds_bucket', { le, method: 'GET', route }));
+    expect(counts.every((n) => n !== undefined)).toBe(true);
+    for (let i = 1; i < counts.length; i++) expect(counts[i]!).toBeGreaterThanOrEqual(counts[i - 1]!);
+    expect(metrics).toMatch(/^# TYPE corridor_http_request_duration_seconds histogram$/m);
+    expect(metrics).toMatch(/^# TYPE corridor_http_requests_total counter$/m);
+  });
+
+  it('latency lands in the buckets of the bounds above it: an answer of 30 ms or more is not under le="0.025"', async () => {
+    const app = await buildApp(ctx.container);
+    app.get('/slow-for-metrics', { schema: { hide: true } as object }, async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      return { ok: true };
+    });
+    await app.ready();
+    try {
+      expect((await app.inject({ url: '/slow-for-metrics' })).statusCode).toBe(200);
+      const metrics = (await app.inject({ url: '/metrics' })).body;
+      const bucket = (le: string) => sample(metrics, 'corridor_http_request_duration_seconds_bucket', { le, method: 'GET', route: '/slow-for-metrics' });
+      expect(bucket('0.025')).toBe(0);
+      expect(bucket('2.5')).toBe(1);
+      expect(bucket('+Inf')).toBe(1);
+      expect(sample(metrics, 'corridor_http_request_duration_seconds_sum', { method: 'GET', route: '/slow-for-metrics' })).toBeGreaterThanOrEqual(0.03);
+    } finally {
+      await app.close();
+    }
   });
 
   it('/metrics counts refused production rate documents by reason', async () => {

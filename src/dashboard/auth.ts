@@ -6,8 +6,10 @@ import { dashboardErrors } from './errors.js';
 export const SESSION_COOKIE = 'corridor_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The session cookie's value. Cookies are parsed here, on demand: an API request carries none, so no hook parses them for every request. */
 export function sessionToken(req: FastifyRequest): string | undefined {
-  const value = req.cookies?.[SESSION_COOKIE];
+  const header = req.headers.cookie;
+  const value = header ? req.server.parseCookie(header)[SESSION_COOKIE] : undefined;
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 

@@ -4,7 +4,7 @@ import type { App } from '../http/types.js';
 import { dashboardPages } from './pages.js';
 import { dashboardRoutes } from './routes.js';
 
-export { authenticateSession, SESSION_COOKIE } from './auth.js';
+export { authenticateSession, sessionToken } from './auth.js';
 export { createDashboardService, type DashboardService } from './service.js';
 
 /** The web dashboard: its session routes under /dashboard/api and its pages under /dashboard/. */
