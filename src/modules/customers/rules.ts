@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { currency, currencyOfCountry } from '../../common/currencies.js';
+import { randomView } from '../../common/random.js';
 import { invalidField } from '../../common/errors.js';
 import type { Environment, Scope } from '../../common/scope.js';
 import { customerErrors } from './errors.js';
@@ -47,7 +47,7 @@ export function generateUmaAddress(name: string | null | undefined, platformDoma
     .replace(/[^a-z0-9]+/g, '.')
     .replace(/^\.+|\.+$/g, '')
     .slice(0, 24);
-  const random = randomBytes(5).toString('hex');
+  const random = randomView(5).toString('hex');
   return `$${slug ? `${slug}.` : ''}${random}@${platformDomain.toLowerCase()}`;
 }
 

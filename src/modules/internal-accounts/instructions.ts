@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base58, bech32m } from '@scure/base';
 import { currency as currencyInfo } from '../../common/currencies.js';
+import { randomView } from '../../common/random.js';
 import type { Environment } from '../../common/scope.js';
 import { sandboxIdentifier } from '../../identifiers/sandbox-fixtures.js';
 import type { PaymentInstructionSchema } from './schemas.js';
@@ -17,7 +17,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** A fresh funding reference, e.g. CRD7K2M9QX4TB: 50 random bits, unique per platform (indexed). */
 export function newFundingReference(): string {
-  const bytes = randomBytes(10);
+  const bytes = randomView(10);
   let out = 'CRD';
   for (let i = 0; i < 10; i++) out += CROCKFORD[bytes[i] & 31];
   return out;
