@@ -56,9 +56,9 @@ const BUMP = statement(
 const READ = statement('select sum(n) as n from list_counts where platform_id = ? and environment = ? and list = ?');
 
 /** Adds delta to a count, inside the transaction that inserts, hides or changes the rows. */
-export async function bumpCount(db: Pick<Database, 'execute'>, scope: Scope, key: CountKey, delta: number): Promise<void> {
+export async function bumpCount(db: Pick<Database, 'append'>, scope: Scope, key: CountKey, delta: number): Promise<void> {
   if (delta === 0) return;
-  await db.execute(BUMP, [scope.platformId, scope.environment, key, 1 + Math.floor(Math.random() * (SLOTS - 1)), BigInt(delta)]);
+  await db.append(BUMP, [scope.platformId, scope.environment, key, 1 + Math.floor(Math.random() * (SLOTS - 1)), BigInt(delta)]);
 }
 
 /** A maintained count. */

@@ -51,6 +51,15 @@ export interface Database {
   /** Runs a compiled write statement in the open transaction (or a transaction of its own) and answers the number of rows it changed. */
   execute(statement: Statement, params: readonly unknown[]): Promise<number>;
   /**
+   * A write whose outcome no caller waits for (rows appended under fresh ids: history, events,
+   * deliveries, journal legs; list-count changes). In a PostgreSQL transaction consecutive appends
+   * travel as one statement, sent before the transaction's next statement or before it ends, so a
+   * failing append fails its transaction as any write does, only not at its own call. Elsewhere
+   * (SQLite has no round trips to save, or no transaction is open) it runs at once. Never for a
+   * write whose error a caller turns into an answer (a unique key's conflict): use execute.
+   */
+  append(statement: Statement, params: readonly unknown[]): Promise<void>;
+  /**
    * Reads a row and holds it until the open transaction ends, so a decision taken on it cannot be
    * overtaken: `SELECT … FOR UPDATE` on PostgreSQL; on SQLite the write transaction is already
    * serial. `key`: column → value, e.g. `{ id }` or `{ platform_id, environment }`.

@@ -5,10 +5,15 @@ import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
 import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
+import { appendQueue, type AppendQueue } from './pg-appends.js';
 
-/** PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan. */
-function pgRunner(client: pg.Pool | pg.PoolClient, stats: DbStats): Runner {
-  const run = (s: Statement, params: readonly unknown[]) => {
+/**
+ * PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan.
+ * In a transaction, the appends waiting on its client go first (pg-appends.ts).
+ */
+function pgRunner(client: pg.Pool | pg.PoolClient, stats: DbStats, appends?: AppendQueue): Runner {
+  const run = async (s: Statement, params: readonly unknown[]) => {
+    await appends?.flush();
     stats.statements++;
     return client.query({ name: s.name, text: s.postgres, values: params as unknown[] });
   };
@@ -62,16 +67,30 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
   const poolRunner = pgRunner(pool, stats);
   const pgLocker = rowLocker(true);
-  const als = new AsyncLocalStorage<TxContext>();
+  type PgTxContext = TxContext & { appends: AppendQueue };
+  const als = new AsyncLocalStorage<PgTxContext>();
   // A transaction runs on one pooled client: the builder and the compiled statements both use it.
-  const contexts = new WeakMap<pg.PoolClient, Omit<TxContext, 'committed'>>();
-  const contextOf = (client: pg.PoolClient): TxContext => {
+  const contexts = new WeakMap<pg.PoolClient, Omit<PgTxContext, 'committed'>>();
+  const contextOf = (client: pg.PoolClient): PgTxContext => {
     let ctx = contexts.get(client);
     if (!ctx) {
-      // Kysely over this one client; it must not hand the client back to the pool itself.
-      const held = new Proxy(client, { get: (target, prop) => (prop === 'release' ? () => undefined : Reflect.get(target, prop, target)) });
+      const appends = appendQueue(client, stats);
+      // Kysely over this one client; it must not hand the client back to the pool itself, and its
+      // queries, like the compiled statements, go after the appends waiting.
+      const query = (...args: unknown[]) => {
+        const flushed = appends.flush();
+        const send = () => (client.query as (...a: unknown[]) => unknown)(...args);
+        return flushed ? flushed.then(send) : send();
+      };
+      const held = new Proxy(client, {
+        get: (target, prop) => (prop === 'release' ? () => undefined : prop === 'query' ? query : Reflect.get(target, prop, target)),
+      });
       const single = { connect: async () => held, end: async () => undefined } as unknown as pg.Pool;
-      ctx = { trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }), runner: pgRunner(client, stats) };
+      ctx = {
+        trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }),
+        runner: pgRunner(client, stats, appends),
+        appends,
+      };
       contexts.set(client, ctx);
     }
     return { ...ctx, committed: [] };
@@ -121,9 +140,12 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         const ctx = contextOf(client);
         try {
           const value = await member.inCallerContext(() => als.run(ctx, () => member.fn(ctx.trx)));
+          // The member's appends are its writes: sent before its savepoint is released, rolled back with it.
+          await ctx.appends.flush();
           if (!alone) await control(client, 'release savepoint member');
           done.push({ member, value, ctx });
         } catch (e) {
+          ctx.appends.discard();
           if (alone) throw e;
           await control(client, 'rollback to savepoint member');
           await control(client, 'release savepoint member');
@@ -206,6 +228,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     execute(s, params) {
       const open = als.getStore();
       return open ? open.runner.execute(s, params) : db.tx(() => db.execute(s, params));
+    },
+    async append(s, params) {
+      const open = als.getStore();
+      if (open) return open.appends.add(s, params);
+      await db.execute(s, params);
     },
     async lockRow<T>(table: string, key: Record<string, string>) {
       if (!als.getStore()) throw new Error('lockRow needs an open transaction');

@@ -283,6 +283,9 @@ export function openSqlite(opts: DatabaseOptions): Database {
       const open = als.getStore();
       return open ? open.runner.execute(s, params) : runInBatch(() => writerRunner.execute(s, params));
     },
+    async append(s, params) {
+      await db.execute(s, params);
+    },
     async lockRow<T>(table: string, key: Record<string, string>) {
       return (await db.query<T>(sqliteLocker(table, Object.keys(key)), Object.values(key)))[0];
     },

@@ -56,12 +56,14 @@ export function columnsOf<Row>(all: Record<keyof Row & string, true>): Array<key
   return Object.keys(all) as Array<keyof Row & string>;
 }
 
-/** An insert of one whole row, compiled once: `insertRow(db, row)`. */
-export function rowInsert<Row>(table: string, columns: Array<keyof Row & string>, suffix = '') {
-  const insert = statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(1, columns.length)}${suffix ? ` ${suffix}` : ''}`);
-  return (db: Pick<Database, 'execute'>, row: Row) =>
-    db.execute(
-      insert,
-      columns.map((c) => row[c]),
-    );
+/**
+ * An insert of one whole row, compiled once: `insertRow(db, row)`. `append`: a row under a fresh id
+ * that no caller waits for (Database.append); `execute` when a caller handles the insert's errors.
+ */
+export function rowInsert<Row, How extends 'execute' | 'append' = 'execute'>(table: string, columns: Array<keyof Row & string>, how?: How) {
+  const insert = statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(1, columns.length)}`);
+  return async (db: Pick<Database, How>, row: Row): Promise<void> => {
+    const values = columns.map((c) => row[c]);
+    await (how === 'append' ? (db as Pick<Database, 'append'>).append(insert, values) : (db as Pick<Database, 'execute'>).execute(insert, values));
+  };
 }

@@ -125,7 +125,7 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
       updated_at: now,
       format,
     }));
-    await db.execute(
+    await db.append(
       insertDeliveries(rows.length),
       rows.flatMap((r) => DELIVERY_COLUMNS.map((c) => r[c])),
     );
@@ -149,7 +149,7 @@ export function createOutbox(deps: { db: Database; clock: Clock; jobs: JobQueue;
    */
   async function emitAll(scope: Scope, inputs: EmitInput[]): Promise<Emitted[]> {
     const events = inputs.map((input) => buildEvent(scope, input));
-    await db.execute(
+    await db.append(
       insertEvents(events.length),
       events.flatMap((e) => EVENT_COLUMNS.map((c) => e[c])),
     );

@@ -42,7 +42,7 @@ function row(scope: Scope, id: string, kind: 'INTERNAL' | 'SYSTEM', systemCode: 
   };
 }
 
-const insertAccount = rowInsert<LedgerAccountRow>(
+const insertAccount = rowInsert<LedgerAccountRow, 'append'>(
   'ledger_accounts',
   columnsOf<LedgerAccountRow>({
     id: true,
@@ -59,10 +59,11 @@ const insertAccount = rowInsert<LedgerAccountRow>(
     created_at: true,
     updated_at: true,
   }),
+  'append',
 );
 
 /** Opens the ledger account of an internal (customer or platform) account, under the caller's id, in the open transaction. */
-export async function openInternalLedgerAccount(db: Pick<Database, 'execute'>, scope: Scope, id: string, currency: string, now: string): Promise<void> {
+export async function openInternalLedgerAccount(db: Pick<Database, 'append'>, scope: Scope, id: string, currency: string, now: string): Promise<void> {
   await insertAccount(db, row(scope, id, 'INTERNAL', null, currency, now));
 }
 

@@ -93,7 +93,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       if (changed === 1) continue;
       await explainRefusal(scope, id, d, currencyOf.get(id)!);
     }
-    if (aside.length > 0) await db.execute(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
+    if (aside.length > 0) await db.append(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
   }
 
   /** Says why an account refused its update (we are still inside the transaction). */
@@ -166,12 +166,13 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
 
   async function insertJournal(scope: Scope, businessId: string, description: string | undefined, now: string) {
     const id = newId('Journal');
-    await db.execute(INSERT_JOURNAL, [id, scope.platformId, scope.environment, businessId, description ?? null, now]);
+    await db.append(INSERT_JOURNAL, [id, scope.platformId, scope.environment, businessId, description ?? null, now]);
     return id;
   }
 
-  function insertTransferRows(rows: LedgerTransfersTable[]) {
-    return db.execute(
+  /** `execute` where a caller answers the insert's conflict (a second resolution of a pending transfer). */
+  function insertTransferRows(rows: LedgerTransfersTable[], how: 'append' | 'execute') {
+    return db[how](
       insertTransfers(rows.length),
       rows.flatMap((r) => TRANSFER_COLUMNS.map((c) => (c === 'amount' ? r.amount.toString() : r[c]))),
     );
@@ -200,7 +201,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       const deltas = new Map<string, Delta>();
       for (const r of rows) addEffect(deltas, { phase, debitAccountId: r.debit_account_id, creditAccountId: r.credit_account_id, amount: r.amount });
       await apply(scope, deltas, accountCurrencies(rows), now);
-      await insertTransferRows(rows);
+      await insertTransferRows(rows, 'append');
       return { id: journalId, businessId: input.businessId, transfers: rows.map(toTransfer) };
     });
   }
@@ -237,7 +238,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       // Insert first: the unique index on pending_id refuses a second resolution before any
       // balance moves, even when two nodes resolve the same transfer at once.
       try {
-        await insertTransferRows(rows);
+        await insertTransferRows(rows, 'execute');
       } catch (e) {
         if (isUniqueViolation(e)) throw ledgerErrors.PENDING_TRANSFER_RESOLVED({ pendingTransferIds: input.pendingTransferIds });
         throw e;

@@ -30,7 +30,8 @@ const SELECT_WITH_BALANCE =
   where ia.id = ? and ia.platform_id = ? and ia.environment = ?`);
 
 export const internalAccountRepository = {
-  insert: rowInsert<InternalAccountRow>(
+  // Fresh id; a funding reference is 50 random bits: no conflict for a caller to answer.
+  insert: rowInsert<InternalAccountRow, 'append'>(
     'internal_accounts',
     columnsOf<InternalAccountRow>({
       id: true,
@@ -44,6 +45,7 @@ export const internalAccountRepository = {
       created_at: true,
       updated_at: true,
     }),
+    'append',
   ),
 
   withBalance(db: Executor, scope: Scope) {

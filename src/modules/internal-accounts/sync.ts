@@ -9,7 +9,7 @@ import { internalAccountRepository as repo, PLATFORM_OWNER } from './repository.
 
 /** Creates an internal account and its ledger account (same id) inside the caller's transaction. */
 export async function openInternalAccount(
-  db: Pick<Database, 'execute'>,
+  db: Pick<Database, 'append'>,
   scope: Scope,
   owner: { customerId: string | null },
   currency: string,
@@ -34,7 +34,7 @@ export async function openInternalAccount(
 
 /** A new customer's internal accounts, one per enabled currency, inside the customer's creating transaction. */
 export async function openCustomerAccounts(
-  db: Pick<Database, 'execute'>,
+  db: Pick<Database, 'append'>,
   scope: Scope,
   customerId: string,
   currencies: readonly string[],

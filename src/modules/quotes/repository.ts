@@ -26,7 +26,7 @@ export interface QuoteFilters {
 }
 
 export const quoteRepository = {
-  insert: rowInsert<QuoteRow>(
+  insert: rowInsert<QuoteRow, 'append'>(
     'quotes',
     columnsOf<QuoteRow>({
       id: true,
@@ -43,6 +43,7 @@ export const quoteRepository = {
       expires_at: true,
       created_at: true,
     }),
+    'append',
   ),
 
   async find(db: Executor, scope: Scope, id: string): Promise<QuoteWithTransaction | undefined> {

@@ -93,7 +93,7 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       step.cause,
       now,
     ]);
-    await db.execute(insertHistory(history.length), history.flat());
+    await db.append(insertHistory(history.length), history.flat());
     const type = row.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT';
     await events.emitAll(
       scope,

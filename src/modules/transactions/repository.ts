@@ -16,7 +16,7 @@ export interface TransactionFilters {
   reference?: string;
 }
 
-const insertTransaction = rowInsert<TransactionRow>(
+const insertTransaction = rowInsert<TransactionRow, 'append'>(
   'transactions',
   columnsOf<TransactionRow>({
     id: true,
@@ -53,6 +53,8 @@ const insertTransaction = rowInsert<TransactionRow>(
     created_at: true,
     updated_at: true,
   }),
+  // Its reference is 50 random bits: no conflict for a caller to answer.
+  'append',
 );
 
 export const transactionRepository = {
