@@ -97,6 +97,14 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
     async create(scope: Scope, input: QuoteCreate): Promise<QuoteView> {
       const ex = db.executor();
+      // A destination account is read while the source is (on PostgreSQL two round trips at once);
+      // its errors are still reported after the source's.
+      const { accountId: destinationId, umaAddress: destinationUma } = input.destination;
+      const destinationRead =
+        input.destination.destinationType !== 'UMA_ADDRESS' && destinationId !== undefined && destinationUma === undefined
+          ? usableExternalAccount(deps, ex, scope, destinationId, 'destination.accountId')
+          : undefined;
+      destinationRead?.catch(() => undefined); // awaited below, or dropped when the source fails
       const source = await resolveSource(deps, ex, scope, input.source);
       if (input.immediatelyExecute && source.funding === 'REALTIME') {
         throw invalidField(
@@ -113,7 +121,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         if (input.destination.accountId === undefined)
           throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
         if (input.destination.umaAddress !== undefined) throw invalidField('destination.umaAddress', 'is only for destinationType UMA_ADDRESS');
-        const destination = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
+        const destination = await (destinationRead ?? usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId'));
         destinationAccount = destination;
         if (input.destination.currency && input.destination.currency !== destination.currency) {
           throw invalidField('destination.currency', `must be ${destination.currency}, the currency of the destination account`);
