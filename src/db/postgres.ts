@@ -115,7 +115,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
 
   /**
    * Runs the members as one database transaction on one client, a savepoint each (a batch of
-   * one needs none); commits once, then answers each member whose work committed. A member that
+   * one needs none; COMMIT keeps the last member's); commits once, then answers each member whose work committed. A member that
    * throws is rolled back to its savepoint alone and answered with its error at once (none of its
    * work remains), unless it only had to wait for a lock (below). When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered
    * gets that error (and tx() retries a deadlock or serialization failure in a later batch).
@@ -129,33 +129,36 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     let broken: Error | undefined;
     try {
       client = await pool.connect();
-      await control(client, 'begin');
+      // Transaction control travels in as few round trips as it can: one before the first member,
+      // one between members, the COMMIT (which keeps the last member's savepoint) after the last.
+      await control(client, alone ? 'begin' : 'begin; savepoint member');
       for (const [i, member] of members.entries()) {
+        const last = i === members.length - 1;
         // From the second member on, the batch holds the earlier members' row locks: a member that
         // would wait for another batch's lock gives up quickly and runs in a later batch, so two
         // batches never wait on each other in a cycle (a deadlock PostgreSQL would take a second
         // to find, once per member). The first member holds nothing yet, so it may wait.
-        if (i === 1) await control(client, `set local lock_timeout = ${BATCH_LOCK_WAIT_MS}`);
-        if (!alone) await control(client, 'savepoint member');
+        const lockWait = i === 0 ? ` set local lock_timeout = ${BATCH_LOCK_WAIT_MS};` : '';
         const ctx = contextOf(client);
+        let value: unknown;
         try {
-          const value = await member.inCallerContext(() => als.run(ctx, () => member.fn(ctx.trx)));
+          value = await member.inCallerContext(() => als.run(ctx, () => member.fn(ctx.trx)));
           // The member's appends are its writes: sent before its savepoint is released, rolled back with it.
           await ctx.appends.flush();
-          if (!alone) await control(client, 'release savepoint member');
-          done.push({ member, value, ctx });
         } catch (e) {
           ctx.appends.discard();
           if (alone) throw e;
-          await control(client, 'rollback to savepoint member');
-          await control(client, 'release savepoint member');
-          if (i > 0 && (e as { code?: string }).code === LOCK_NOT_AVAILABLE) {
-            deferred.push(member);
-            continue;
+          // Back to the member's savepoint, which stays in place for the next member.
+          await control(client, `rollback to savepoint member;${last ? '' : lockWait}`);
+          if (i > 0 && (e as { code?: string }).code === LOCK_NOT_AVAILABLE) deferred.push(member);
+          else {
+            answered.add(member);
+            member.reject(e);
           }
-          answered.add(member);
-          member.reject(e);
+          continue;
         }
+        done.push({ member, value, ctx });
+        if (!last) await control(client, `release savepoint member;${lockWait} savepoint member`);
       }
       await control(client, 'commit');
       for (const { member, value, ctx } of done) {

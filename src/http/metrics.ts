@@ -11,7 +11,7 @@ export function registerMetrics(app: App, db: DbStats, bearerToken?: string, dea
   collectDefaultMetrics({ register: registry });
   new Counter({
     name: 'corridor_db_statements_total',
-    help: 'SQL statements sent to the database (transaction control included); per request, divide by the requests of the same interval',
+    help: 'SQL statements sent to the database, transaction control included (statements sent together in one round trip count once); per request, divide by the requests of the same interval',
     registers: [registry],
     collect() {
       this.reset();
