@@ -1,6 +1,7 @@
 // What the payment benchmarks share: a bare Fastify ceiling, a load driver that counts SQL
 // statements per request, and a platform with funded payers and a payee to pay.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/server.js';
@@ -16,6 +17,9 @@ export interface Measured {
   p99: number;
   failed: number;
   statements?: number;
+  /** CPU µs per answered request: the server process's, and PostgreSQL's. */
+  serverCpuUs?: number;
+  databaseCpuUs?: number;
 }
 
 export async function startBare(): Promise<{ url: string; child: ChildProcess }> {
@@ -28,18 +32,53 @@ export async function startBare(): Promise<{ url: string; child: ChildProcess }>
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+/** CPU seconds (user + system) process `pid` has used so far (/proc, in clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // gone meanwhile
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL server process on this machine (the benchmark's database). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry));
+    } catch {
+      /* exited */
+    }
+  }
+  return total;
+}
+
 async function statementsSoFar(baseUrl: string): Promise<number> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
   return Number(/^corridor_db_statements_total (\d+)/m.exec(text)?.[1] ?? NaN);
 }
 
-/** Drives one request shape for DURATION_S seconds at 20 connections; statements per answered request when a Corridor URL is given. */
-export async function drive(opts: Record<string, unknown>, corridor?: string): Promise<Measured> {
+/**
+ * Drives one request shape for DURATION_S seconds at 20 connections; statements per answered
+ * request when a Corridor URL is given; with the server's pid, the CPU time the server (and, on
+ * PostgreSQL, the database) spent per request: unlike a rate, it hardly moves when other work
+ * shares the machine.
+ */
+export async function drive(opts: Record<string, unknown>, corridor?: string, cpu?: { pid: number; postgres: boolean }): Promise<Measured> {
   const before = corridor ? await statementsSoFar(corridor) : 0;
+  const cpuBefore = cpu ? [cpuSeconds(cpu.pid), cpu.postgres ? postgresCpuSeconds() : 0] : [0, 0];
   const r = await autocannon({ connections: 20, duration: DURATION_S, ...opts });
+  const cpuAfter = cpu ? [cpuSeconds(cpu.pid), cpu.postgres ? postgresCpuSeconds() : 0] : [0, 0];
   const after = corridor ? await statementsSoFar(corridor) : 0;
   const answered = r.requests.total;
+  const perRequestUs = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, answered));
   return {
+    serverCpuUs: cpu ? perRequestUs(cpuAfter[0] - cpuBefore[0]) : undefined,
+    databaseCpuUs: cpu?.postgres ? perRequestUs(cpuAfter[1] - cpuBefore[1]) : undefined,
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,

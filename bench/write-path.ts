@@ -27,6 +27,7 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<string> {
   const base = server.baseUrl;
   try {
     const json = { authorization: auth, 'content-type': 'application/json' };
+    const cpu = { pid: server.process.pid!, postgres: dialect === 'postgres' };
     const { sources, quote } = await payingWorld(base, auth);
     let n = 0;
     const customerBody = () =>
@@ -37,15 +38,21 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<string> {
         currencies: ['USD'],
       });
 
-    const bareGet = await drive({ url: `${bare.url}/` });
-    const barePost = await drive({ url: `${bare.url}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: customerBody() });
-    const ping = await drive({ url: `${base}${API}/ping`, headers: { authorization: auth } }, base);
+    const bareCpu = { pid: bare.child.pid!, postgres: false };
+    const bareGet = await drive({ url: `${bare.url}/` }, undefined, bareCpu);
+    const barePost = await drive(
+      { url: `${bare.url}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: customerBody() },
+      undefined,
+      bareCpu,
+    );
+    const ping = await drive({ url: `${base}${API}/ping`, headers: { authorization: auth } }, base, cpu);
     const createCustomer = await drive(
       { url: `${base}${API}/customers`, requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: customerBody() }) }] },
       base,
+      cpu,
     );
-    const listCustomers = await drive({ url: `${base}${API}/customers?limit=20`, headers: { authorization: auth } }, base);
-    const onePayer = await drive({ url: `${base}${API}/quotes`, requests: [{ method: 'POST', headers: json, body: quote(sources[0]) }] }, base);
+    const listCustomers = await drive({ url: `${base}${API}/customers?limit=20`, headers: { authorization: auth } }, base, cpu);
+    const onePayer = await drive({ url: `${base}${API}/quotes`, requests: [{ method: 'POST', headers: json, body: quote(sources[0]) }] }, base, cpu);
     let k = 0;
     const fortyPayers = await drive(
       {
@@ -53,6 +60,7 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<string> {
         requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: quote(sources[k++ % sources.length]) }) }],
       },
       base,
+      cpu,
     );
     const peakRss = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))?.[1] ?? 0) >> 10;
     await server.stop();
@@ -61,12 +69,12 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<string> {
 
     const pct = (m: Measured, ceiling: Measured) => `${((m.rps / ceiling.rps) * 100).toFixed(1)}%`;
     const line = (name: string, m: Measured, ceiling: Measured, ceilingName: string) =>
-      `| ${name} | ${m.rps} | ${pct(m, ceiling)} of ${ceilingName} | ${m.p50} | ${m.p99} | ${m.statements ?? '—'} | ${m.failed} |`;
+      `| ${name} | ${m.rps} | ${pct(m, ceiling)} of ${ceilingName} | ${m.p50} | ${m.p99} | ${m.statements ?? '—'} | ${m.serverCpuUs ?? '—'} |${dialect === 'postgres' ? ` ${m.databaseCpuUs ?? '—'} |` : ''} ${m.failed} |`;
     return [
       `### ${dialect === 'sqlite' ? 'SQLite (WAL, synchronous=FULL)' : 'PostgreSQL'}`,
       '',
-      '| route | req/s | vs bare Fastify (same run) | p50 ms | p99 ms | statements / request | non-2xx |',
-      '|---|---|---|---|---|---|---|',
+      `| route | req/s | vs bare Fastify (same run) | p50 ms | p99 ms | statements / request | server CPU µs / request |${dialect === 'postgres' ? ' database CPU µs / request |' : ''} non-2xx |`,
+      `|---|---|---|---|---|---|---|${dialect === 'postgres' ? '---|' : ''}---|`,
       line('bare Fastify GET /', bareGet, bareGet, 'GET'),
       line('bare Fastify POST / (JSON)', barePost, barePost, 'POST'),
       line('GET /ping', ping, bareGet, 'GET'),
