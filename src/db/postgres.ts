@@ -115,10 +115,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
 
   /**
    * Runs the members as one database transaction on one client, a savepoint each (a batch of
-   * one needs none; COMMIT keeps the last member's); commits once, then answers each member whose work committed. A member that
-   * throws is rolled back to its savepoint alone and answered with its error at once (none of its
-   * work remains), unless it only had to wait for a lock (below). When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered
-   * gets that error (and tx() retries a deadlock or serialization failure in a later batch).
+   * one needs none; COMMIT keeps the last member's); commits once, then answers each member whose
+   * work committed. A member that throws is rolled back to its savepoint alone and answered with
+   * its error at once (none of its work remains), unless it only had to wait for a lock (below).
+   * When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered gets that error
+   * (and tx() retries a deadlock or serialization failure in a later batch).
    */
   async function runBatch(members: Member[]): Promise<void> {
     const alone = members.length === 1;
