@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -102,6 +103,33 @@ describe('SQLite durability', () => {
       await expect(db.tx((trx) => sql`insert into t values (2)`.execute(trx))).rejects.toThrow('EIO');
     } finally {
       await db.close().catch(() => undefined);
+    }
+  });
+
+  it('checkpoints run beside the writer: it never checkpoints inside a commit, and committed rows reach the database file itself', async () => {
+    const file = path.join(dir, 'checkpointed.db');
+    const db = await openDatabase({ url: file });
+    try {
+      const autocheckpoint = Object.values((await sql.raw('pragma wal_autocheckpoint').execute(db.admin)).rows[0] as object)[0];
+      expect(Number(autocheckpoint)).toBe(0);
+      await sql`create table t (v integer)`.execute(db.admin);
+      for (let i = 0; i < 20; i++) await db.tx((trx) => sql`insert into t values (${i})`.execute(trx));
+      // The database file alone (no write-ahead log beside it) holds the rows once the checkpointer copied them.
+      const copy = path.join(dir, 'checkpointed-copy.db');
+      const rowsInFileAlone = () => {
+        fs.copyFileSync(file, copy);
+        const alone = new SQLite(copy, { readonly: true });
+        try {
+          return (alone.prepare('select count(*) as n from t').get() as { n: number }).n;
+        } catch {
+          return 0; // the table itself is still only in the log
+        } finally {
+          alone.close();
+        }
+      };
+      await vi.waitFor(() => expect(rowsInFileAlone()).toBe(20), { timeout: 20_000, interval: 50 });
+    } finally {
+      await db.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
 import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
@@ -153,7 +154,8 @@ class GatedSqliteDialect extends SqliteDialect {
  * libuv's thread pool, while the next group already runs. One group at a time waits for its flush:
  * the next group commits only after it. Reads outside a transaction use the read connection,
  * which sees committed data only (WAL), and wait for a flush in progress, so no one observes a
- * write before it is on disk.
+ * write before it is on disk. Checkpoints (copying the log into the database file) run on a
+ * thread of their own (sqlite-checkpointer.ts), never inside a COMMIT.
  */
 export function openSqlite(opts: DatabaseOptions): Database {
   const memory = opts.url === ':memory:';
@@ -163,6 +165,13 @@ export function openSqlite(opts: DatabaseOptions): Database {
   const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
   const stats: DbStats = { statements: 0 };
   const writerNative = openNative(opts.url, wal ? 'NORMAL' : synchronous, false);
+  // Checkpoints run on a thread of their own, not inside a COMMIT on the event loop (sqlite-checkpointer.ts).
+  const checkpointer = memory
+    ? undefined
+    : startCheckpointer(opts.url, synchronous, () => {
+        if (writerNative.open) writerNative.pragma('wal_autocheckpoint = 1000');
+      });
+  if (checkpointer) writerNative.pragma('wal_autocheckpoint = 0');
   const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative) }), log: counting(stats) });
   const writerRunner = sqliteRunner(writerNative, stats);
   // Transaction control of the group commit, prepared once like every hot statement.
@@ -207,11 +216,20 @@ export function openSqlite(opts: DatabaseOptions): Database {
       }
     });
     if (!group) return;
-    if (!wal) return group.resolve();
-    const flushed = wal.sync().then(group.resolve, (e) => {
-      broken ??= e;
-      group.reject(e);
-    });
+    if (!wal) {
+      checkpointer?.wrote();
+      return group.resolve();
+    }
+    const flushed = wal.sync().then(
+      () => {
+        checkpointer?.wrote();
+        group.resolve();
+      },
+      (e) => {
+        broken ??= e;
+        group.reject(e);
+      },
+    );
     flushing = flushed;
     await flushed;
     if (flushing === flushed) flushing = undefined;
@@ -293,6 +311,7 @@ export function openSqlite(opts: DatabaseOptions): Database {
       await flushing;
       await commitBatch();
       closed = true;
+      await checkpointer?.close();
       wal?.close();
       await writer.destroy();
       if (reader !== writer) await reader.destroy();
