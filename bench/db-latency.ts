@@ -3,12 +3,12 @@
 // (default 1 ms) each way, as a database in another zone would; the payment runs with one client
 // (its latency is the sum of its round trips) and with 20. `ledger verify` runs at the end.
 // Run: npx tsx bench/db-latency.ts (BENCH_LABEL names the section, BENCH_SECONDS lengthens it).
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { cli, startServer, serverEnvironment } from '../test/helpers/server.js';
 import { API, DIALECTS, machine, writeSection } from './lib.js';
 import { drive, payingWorld, type Json } from './paying.js';
-import fs from 'node:fs';
-import path from 'node:path';
 
 const DELAY_MS = Number(process.env.DB_LINK_DELAY_MS ?? 1);
 
@@ -73,7 +73,7 @@ export async function run() {
       [
         `## PostgreSQL ${DELAY_MS} ms away (${label})`,
         '',
-        `${machine()}. Every chunk between server and database held ${DELAY_MS} ms each way by a relay (a round trip ≥ ${2 * DELAY_MS} ms).`,
+        `${machine('1 and 20 connections')}. Every chunk between server and database held ${DELAY_MS} ms each way by a relay (a round trip ≥ ${2 * DELAY_MS} ms).`,
         '',
         '| full payment (POST /quotes immediatelyExecute) | req/s | p50 ms | p99 ms | statements / payment | non-2xx |',
         '|---|---|---|---|---|---|',

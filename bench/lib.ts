@@ -88,6 +88,6 @@ export function writeSection(name: string, markdown: string) {
   fs.writeFileSync(file, text);
 }
 
-export function machine(): string {
-  return `Node ${process.version}, ${os.cpus().length} cores (load generator and server share them), ${DURATION_S} s per measurement, 20 connections, ${new Date().toISOString().slice(0, 10)}`;
+export function machine(connections = '20 connections'): string {
+  return `Node ${process.version}, ${os.cpus().length} cores (load generator and server share them), ${DURATION_S} s per measurement, ${connections}, ${new Date().toISOString().slice(0, 10)}`;
 }
