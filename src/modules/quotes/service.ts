@@ -121,7 +121,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         if (input.destination.accountId === undefined)
           throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
         if (input.destination.umaAddress !== undefined) throw invalidField('destination.umaAddress', 'is only for destinationType UMA_ADDRESS');
-        const destination = await (destinationRead ?? usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId'));
+        // Started above under the conditions just checked.
+        const destination = await destinationRead!;
         destinationAccount = destination;
         if (input.destination.currency && input.destination.currency !== destination.currency) {
           throw invalidField('destination.currency', `must be ${destination.currency}, the currency of the destination account`);
