@@ -25,6 +25,8 @@ export interface DatabaseOptions {
   idleInTransactionTimeoutMs?: number;
   /** How the SQLite write-ahead log is flushed to disk after a commit (tests hold it to watch the order). */
   syncWal?: (fd: number) => Promise<void>;
+  /** SQLite: log length in pages past which the writer has it restarted (sqlite-checkpointer.ts; tests lower it). */
+  walRestartPages?: number;
 }
 
 export interface Database {

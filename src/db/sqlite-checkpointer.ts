@@ -4,6 +4,8 @@ import { Worker } from 'node:worker_threads';
 
 /** How long after the writer's first signal the checkpoint runs; signals meanwhile are one. */
 const INTERVAL_MS = 100;
+/** Log length (pages) past which the writer finishes a checkpoint itself so the log restarts (see below). */
+export const RESTART_PAGES = 8192;
 
 // The thread's code (CommonJS): a connection of its own to the database file, and a PASSIVE
 // checkpoint (it never blocks the writer or a reader) INTERVAL_MS after the writer said it wrote.
@@ -34,19 +36,38 @@ parentPort.on('message', (message) => {
  * under payments. The writer turns that off (wal_autocheckpoint = 0) and tells this thread when a
  * group is durable; SQLite restarts the log at the writer's next transaction once a checkpoint
  * copied all of it. `onFailure` runs if the thread dies: the writer checkpoints itself again.
+ *
+ * Under writes that never pause, that moment never comes: each checkpoint copies the log as it
+ * was when it began, while the writer appends more, so the log grew without end (500 MB in ten
+ * seconds of payments), and every page appended to it was a new block of the file that the
+ * kernel zeroes before writing (a seventh of the server's CPU). So once the thread reports a log
+ * past `restartPages`, `restartDue()` answers true once: the writer then checkpoints the last
+ * frames itself before its next transaction (only those written since the thread's checkpoint
+ * began), and that transaction restarts the log from its first page.
  */
-export function startCheckpointer(file: string, synchronous: 'FULL' | 'NORMAL', onFailure: (e: Error) => void) {
+export function startCheckpointer(file: string, synchronous: 'FULL' | 'NORMAL', onFailure: (e: Error) => void, restartPages: number) {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const thread = new Worker(THREAD, { eval: true, workerData: { driver, file: path.resolve(file), synchronous, intervalMs: INTERVAL_MS } });
   // It never keeps a process alive: close() ends it, and a process that exits without closing loses nothing (the log stays).
   thread.unref();
   let failed = false;
   let signalled = -Infinity;
+  let restart = false;
   thread.on('error', (e) => {
     failed = true;
     onFailure(e);
   });
+  // The PASSIVE checkpoint's answer: whether it was blocked, the pages in the log, the pages copied.
+  thread.on('message', ({ log }: { busy: number; log: number; checkpointed: number }) => {
+    if (log >= restartPages) restart = true;
+  });
   return {
+    /** True once after the thread found the log past `restartPages`: the writer should checkpoint before its next transaction. */
+    restartDue() {
+      const due = restart;
+      restart = false;
+      return due;
+    },
     /** A group is durable: the log has frames to copy. Within half an interval of the last signal the pending checkpoint still follows this write. */
     wrote() {
       const now = performance.now();

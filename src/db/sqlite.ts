@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { DB } from './schema.js';
-import { startCheckpointer } from './sqlite-checkpointer.js';
+import { RESTART_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
 import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
@@ -161,6 +161,7 @@ export function openSqlite(opts: DatabaseOptions): Database {
   const memory = opts.url === ':memory:';
   if (!memory) fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
   const synchronous = opts.sqliteSynchronous ?? 'FULL';
+  const restartPages = opts.walRestartPages ?? RESTART_PAGES;
   // FULL durability comes from flushing the log ourselves (above), so the connection need not.
   const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
   const stats: DbStats = { statements: 0 };
@@ -168,10 +169,17 @@ export function openSqlite(opts: DatabaseOptions): Database {
   // Checkpoints run on a thread of their own, not inside a COMMIT on the event loop (sqlite-checkpointer.ts).
   const checkpointer = memory
     ? undefined
-    : startCheckpointer(opts.url, synchronous, () => {
-        if (writerNative.open) writerNative.pragma('wal_autocheckpoint = 1000');
-      });
+    : startCheckpointer(
+        opts.url,
+        synchronous,
+        () => {
+          if (writerNative.open) writerNative.pragma('wal_autocheckpoint = 1000');
+        },
+        restartPages,
+      );
   if (checkpointer) writerNative.pragma('wal_autocheckpoint = 0');
+  // A log that grew past twice its restart length (a reader held it) shrinks back when it restarts.
+  writerNative.pragma(`journal_size_limit = ${2 * restartPages * Number(writerNative.pragma('page_size', { simple: true }))}`);
   const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative) }), log: counting(stats) });
   const writerRunner = sqliteRunner(writerNative, stats);
   // Transaction control of the group commit, prepared once like every hot statement.
@@ -248,6 +256,11 @@ export function openSqlite(opts: DatabaseOptions): Database {
     if (broken) throw broken;
     const outcome = await writer.connection().execute(async (conn) => {
       if (!batch) {
+        // The last frames of a long log, so this transaction restarts it (sqlite-checkpointer.ts).
+        if (checkpointer?.restartDue()) {
+          stats.statements++;
+          writerNative.pragma('wal_checkpoint(PASSIVE)');
+        }
         run('begin immediate');
         batch = newBatch();
         // better-sqlite3 answers synchronously, so requests queue only across event-loop turns:
