@@ -10,7 +10,7 @@ import pg from 'pg';
 import { PG_URL } from '../test/helpers/env.js';
 import { cli, serverEnvironment, startServer, type RunningServer } from '../test/helpers/server.js';
 import { API, DIALECTS, machine, writeSection } from './lib.js';
-import { drive, payingWorld, startBare, type Json, type Measured } from './paying.js';
+import { cpuSeconds, drive, payingWorld, postgresCpuSeconds, startBare, type Json, type Measured } from './paying.js';
 
 interface Waits {
   samples: number;
@@ -51,24 +51,35 @@ async function sampled<T>(applicationName: string, work: () => Promise<T>): Prom
 }
 
 /** 20 connections spread over the nodes; payers taken round robin across all of them. */
-async function payOver(nodes: RunningServer[], auth: string, bodies: () => string): Promise<Measured> {
+async function payOver(nodes: RunningServer[], auth: string, bodies: () => string, seconds?: number): Promise<Measured> {
   const json = { authorization: auth, 'content-type': 'application/json' };
   const share = (i: number) => Math.floor(20 / nodes.length) + (i < 20 % nodes.length ? 1 : 0);
+  const cpu = () => [nodes.reduce((sum, node) => sum + cpuSeconds(node.process.pid!), 0), postgresCpuSeconds()];
+  const cpuBefore = cpu();
   const parts = await Promise.all(
     nodes.map((node, i) =>
       drive(
         {
           url: `${node.baseUrl}${API}/quotes`,
           connections: share(i),
+          ...(seconds ? { duration: seconds } : {}),
           requests: [{ method: 'POST', headers: json, setupRequest: (req: Json) => ({ ...req, body: bodies() }) }],
         },
         node.baseUrl,
       ),
     ),
   );
+  const cpuAfter = cpu();
   const rps = parts.reduce((sum, p) => sum + p.rps, 0);
+  // CPU per payment, of every node together and of the database: on a shared machine, what more nodes cost.
+  const answered = Math.max(
+    1,
+    parts.reduce((sum, p) => sum + (p.answered ?? 0), 0),
+  );
   return {
     rps,
+    serverCpuUs: Math.round(((cpuAfter[0] - cpuBefore[0]) * 1e6) / answered),
+    databaseCpuUs: Math.round(((cpuAfter[1] - cpuBefore[1]) * 1e6) / answered),
     // Latency: the slowest node's figure, so a node that falls behind shows.
     p50: Math.max(...parts.map((p) => p.p50)),
     p99: Math.max(...parts.map((p) => p.p99)),
@@ -101,13 +112,16 @@ export async function run() {
     const one = await sampled(applicationName, () => payOver(nodes, auth, () => quote(sources[0])));
     const forty = await sampled(applicationName, () => payOver(nodes, auth, fortyPayers));
     nodes.push(await startServer(serverEnv), await startServer(serverEnv));
+    // The new nodes first serve the load unmeasured, as the first node did in the runs before:
+    // a node's first seconds run code not yet compiled by V8, at several times the CPU per payment.
+    await payOver(nodes.slice(1), auth, fortyPayers, 8);
     const three = await sampled(applicationName, () => payOver(nodes, auth, fortyPayers));
     for (const node of nodes) await node.stop();
     const verify = cli(['ledger', 'verify'], serverEnv);
     const verified = verify.status === 0 ? 'clean' : `FAILED (exit ${verify.status}): ${verify.stdout}${verify.stderr}`;
 
     const line = (name: string, m: Measured, waits?: Waits) =>
-      `| ${name} | ${m.rps} | ${((m.rps / barePost.rps) * 100).toFixed(1)}% | ${m.p50} | ${m.p99} | ${m.statements ?? '—'} | ${m.failed} | ${waits ? describeWaits(waits) : '—'} |`;
+      `| ${name} | ${m.rps} | ${((m.rps / barePost.rps) * 100).toFixed(1)}% | ${m.p50} | ${m.p99} | ${m.statements ?? '—'} | ${m.serverCpuUs ?? '—'} | ${m.databaseCpuUs ?? '—'} | ${m.failed} | ${waits ? describeWaits(waits) : '—'} |`;
     writeSection(
       'nodes',
       [
@@ -115,8 +129,8 @@ export async function run() {
         '',
         machine(),
         '',
-        '| load | payments/s | vs bare POST (same run) | p50 ms | p99 ms | statements / payment | non-2xx | connection samples waiting on a lock (by table) |',
-        '|---|---|---|---|---|---|---|---|',
+        '| load | payments/s | vs bare POST (same run) | p50 ms | p99 ms | statements / payment | nodes CPU µs / payment | database CPU µs / payment | non-2xx | connection samples waiting on a lock (by table) |',
+        '|---|---|---|---|---|---|---|---|---|---|',
         line('bare Fastify POST / (JSON)', barePost),
         line('1 node, 1 payer', one.result, one.waits),
         line('1 node, 40 payers', forty.result, forty.waits),

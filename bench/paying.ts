@@ -16,6 +16,8 @@ export interface Measured {
   p50: number;
   p99: number;
   failed: number;
+  /** Requests answered in the measurement. */
+  answered?: number;
   statements?: number;
   /** CPU µs per answered request: the server process's, and PostgreSQL's. */
   serverCpuUs?: number;
@@ -33,7 +35,7 @@ export async function startBare(): Promise<{ url: string; child: ChildProcess }>
 }
 
 /** CPU seconds (user + system) process `pid` has used so far (/proc, in clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -44,7 +46,7 @@ function cpuSeconds(pid: number): number {
 }
 
 /** CPU seconds used so far by every PostgreSQL server process on this machine (the benchmark's database). */
-function postgresCpuSeconds(): number {
+export function postgresCpuSeconds(): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -80,6 +82,7 @@ export async function drive(opts: Record<string, unknown>, corridor?: string, cp
     serverCpuUs: cpu ? perRequestUs(cpuAfter[0] - cpuBefore[0]) : undefined,
     databaseCpuUs: cpu?.postgres ? perRequestUs(cpuAfter[1] - cpuBefore[1]) : undefined,
     rps: Math.round(r.requests.average),
+    answered,
     p50: r.latency.p50,
     p99: r.latency.p99,
     failed: r.non2xx + r.errors,
