@@ -13,14 +13,15 @@ import { gridShape, profileOf } from '../modules/config/grid-profile.js';
 
 const asIs = (text: unknown) => text as string;
 
-export function gridProfileHook(configs: Pick<ConfigCache, 'get'>) {
-  // Callback style: most answers leave at the first test, and an async hook costs a promise per request.
+export function gridProfileHook(configs: Pick<ConfigCache, 'get' | 'peek'>) {
+  // Callback style, and the cached configuration read without a promise: most answers leave at
+  // once, and a promise per request costs more than the rest of this hook.
   return (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
     const auth = req.auth;
     if (!auth || req.headers.authorization === undefined || reply.statusCode >= 300) return done(null, payload);
     if (typeof payload !== 'object' || payload === null || Buffer.isBuffer(payload) || typeof (payload as { pipe?: unknown }).pipe === 'function')
       return done(null, payload);
-    configs.get(auth).then((config) => {
+    const answer = (config: Parameters<typeof profileOf>[0]) => {
       if (profileOf(config) !== 'GRID') return done(null, payload);
       let renamed: string;
       try {
@@ -30,6 +31,9 @@ export function gridProfileHook(configs: Pick<ConfigCache, 'get'>) {
       }
       reply.serializer(asIs);
       done(null, renamed);
-    }, done);
+    };
+    const cached = configs.peek(auth);
+    if (cached) answer(cached);
+    else configs.get(auth).then(answer, done);
   };
 }

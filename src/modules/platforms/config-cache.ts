@@ -25,11 +25,20 @@ export function createConfigCache(deps: { db: Database; ttlMs: number; now?: () 
   const generations = new Map<string, number>();
   const keyOf = (scope: Scope) => `${scope.platformId}|${scope.environment}`;
 
+  /** The cached row while it is fresh, else undefined. */
+  const cached = (key: string) => {
+    const hit = entries.get(key);
+    return hit && hit.until > now() ? hit.row : undefined;
+  };
+
   return {
+    /** The cached configuration without waiting, when this node holds a fresh one (a hook's fast path). */
+    peek: (scope: Scope): PlatformConfigsTable | undefined => cached(keyOf(scope)),
+
     async get(scope: Scope): Promise<PlatformConfigsTable> {
       const key = keyOf(scope);
-      const hit = entries.get(key);
-      if (hit && hit.until > now()) return hit.row;
+      const hit = cached(key);
+      if (hit) return hit;
       const generation = generations.get(key) ?? 0;
       const row = await readConfig(db, scope);
       // Only PATCH /config writes the row, and it does not read through here.
