@@ -110,7 +110,7 @@ describe('webhook retries on the sandbox clock', () => {
     expect(Date.parse(theirLog.nextAttemptAt) - attemptedAtMs).toBeGreaterThanOrEqual(BASE_DELAY_MS);
     expect(theirJob?.run_at).toBe(theirLog.nextAttemptAt);
     // PRODUCTION reads real time whatever the platform's sandbox clock says.
-    const production = await ctx.container.sandbox.clocks.retryAt(ctx.container.db.executor(), { platformId: p.platformId, environment: 'PRODUCTION' }, 5_000);
+    const production = await ctx.container.sandbox.clocks.retryAt({ platformId: p.platformId, environment: 'PRODUCTION' }, 5_000);
     expect(production).toEqual({ runAt: new Date(attemptedAtMs + 5_000), dueAt: new Date(attemptedAtMs + 5_000) });
 
     // Not before its time: the worker finds nothing due, before or after an advance short of the backoff.

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
+import type { RowLock } from './transaction-context.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
@@ -64,9 +65,10 @@ export interface Database {
   /**
    * Reads a row and holds it until the open transaction ends, so a decision taken on it cannot be
    * overtaken: `SELECT … FOR UPDATE` on PostgreSQL; on SQLite the write transaction is already
-   * serial. `key`: column → value, e.g. `{ id }` or `{ platform_id, environment }`.
+   * serial. `key`: column → value, e.g. `{ id }` or `{ platform_id, environment }`. With `share`,
+   * others may hold it the same way at once (`FOR SHARE`), and only a change of it waits.
    */
-  lockRow<T>(table: string, key: Record<string, string>): Promise<T | undefined>;
+  lockRow<T>(table: string, key: Record<string, string>, lock?: RowLock): Promise<T | undefined>;
   /** The raw write connection, for migrations at start-up only (they manage their own transactions). */
   readonly admin: Executor;
   /** Statements sent to the database since start (transaction control included): /metrics shows it, the benchmark divides it per request. */

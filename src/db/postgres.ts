@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
-import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
+import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 import { appendQueue, type AppendQueue } from './pg-appends.js';
 
 /**
@@ -238,9 +238,9 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       if (open) return open.appends.add(s, params);
       await db.execute(s, params);
     },
-    async lockRow<T>(table: string, key: Record<string, string>) {
+    async lockRow<T>(table: string, key: Record<string, string>, lock: RowLock = 'update') {
       if (!als.getStore()) throw new Error('lockRow needs an open transaction');
-      return (await db.query<T>(pgLocker(table, Object.keys(key)), Object.values(key)))[0];
+      return (await db.query<T>(pgLocker(table, Object.keys(key), lock), Object.values(key)))[0];
     },
     async close() {
       await kysely.destroy();

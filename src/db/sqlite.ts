@@ -7,7 +7,7 @@ import type { DB } from './schema.js';
 import { RESTART_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
-import { counting, rowLocker, runCommitted, type Runner, type TxContext } from './transaction-context.js';
+import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 
 /** better-sqlite3 statements of one connection, prepared on first use. */
 function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
@@ -317,8 +317,8 @@ export function openSqlite(opts: DatabaseOptions): Database {
     async append(s, params) {
       await db.execute(s, params);
     },
-    async lockRow<T>(table: string, key: Record<string, string>) {
-      return (await db.query<T>(sqliteLocker(table, Object.keys(key)), Object.values(key)))[0];
+    async lockRow<T>(table: string, key: Record<string, string>, lock: RowLock = 'update') {
+      return (await db.query<T>(sqliteLocker(table, Object.keys(key), lock), Object.values(key)))[0];
     },
     async close() {
       await flushing;

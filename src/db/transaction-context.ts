@@ -16,15 +16,18 @@ export interface TxContext {
   committed: Array<() => void>;
 }
 
-/** `select * from table where a = ? and b = ?` (+ for update), compiled once per table and key. */
-export function rowLocker(forUpdate: boolean) {
+/** How a row is held: against every other writer of it (update) or only against changes (share). */
+export type RowLock = 'update' | 'share';
+
+/** `select * from table where a = ? and b = ?` (+ for update / for share where row locks exist), compiled once per table, key and lock. */
+export function rowLocker(rowLocks: boolean) {
   const compiled = new Map<string, Statement>();
-  return (table: string, columns: string[]): Statement => {
-    const name = `${table}|${columns.join(',')}`;
+  return (table: string, columns: string[], lock: RowLock): Statement => {
+    const name = `${table}|${columns.join(',')}|${lock}`;
     let s = compiled.get(name);
     if (!s) {
       if (![table, ...columns].every((c) => /^[a-z_]+$/.test(c))) throw new Error(`lockRow: bad name in ${name}`);
-      s = statement(`select * from ${table} where ${columns.map((c) => `${c} = ?`).join(' and ')}${forUpdate ? ' for update' : ''}`);
+      s = statement(`select * from ${table} where ${columns.map((c) => `${c} = ?`).join(' and ')}${rowLocks ? ` for ${lock}` : ''}`);
       compiled.set(name, s);
     }
     return s;

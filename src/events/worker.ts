@@ -39,7 +39,7 @@ export interface DeliveryWorkerDeps {
    * `runAt` the job's real run_at, `dueAt` the delivery log's nextAttemptAt. A sandbox platform's
    * clock (src/modules/sandbox/clock.ts); real time without it.
    */
-  retryAt?: (trx: Executor, scope: Scope, delayMs: number) => Promise<{ runAt: Date; dueAt: Date }>;
+  retryAt?: (scope: Scope, delayMs: number) => Promise<{ runAt: Date; dueAt: Date }>;
   /** The platform's profile, for a test event's format (format.ts). */
   configs?: Pick<ConfigCache, 'get'>;
   /** Acts on a receiver's answer to an attempt (the GRID approval answers); returns the outcome to record. */
@@ -153,11 +153,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
    * After a failed attempt: back on the schedule, or FAILED once it ran out (3 days). A sandbox
    * platform's retry is due when its clock reaches the attempt plus the delay (retryAt).
    */
-  async function afterFailure(trx: Executor, scope: Scope, job: Job): Promise<{ changes: Partial<DeliveryRow>; finish: () => Promise<void> }> {
+  async function afterFailure(scope: Scope, job: Job): Promise<{ changes: Partial<DeliveryRow>; finish: () => Promise<void> }> {
     const delay = nextAttemptDelayMs(job.attempts, deps.random);
     if (delay === null) return { changes: { status: 'FAILED', next_attempt_at: null }, finish: () => jobs.complete(job) };
     const realRunAt = new Date(clock.now().getTime() + delay);
-    const { runAt, dueAt } = deps.retryAt ? await deps.retryAt(trx, scope, delay) : { runAt: realRunAt, dueAt: realRunAt };
+    const { runAt, dueAt } = deps.retryAt ? await deps.retryAt(scope, delay) : { runAt: realRunAt, dueAt: realRunAt };
     return { changes: { next_attempt_at: dueAt.toISOString() }, finish: () => jobs.retry(job, runAt, 'webhook attempt failed') };
   }
 
@@ -222,7 +222,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       return jobs.complete(p.job);
     }
     const outcome = f.outcome!;
-    const next = outcome.ok ? { changes: {}, finish: () => jobs.complete(p.job) } : await afterFailure(trx, p.scope, p.job);
+    const next = outcome.ok ? { changes: {}, finish: () => jobs.complete(p.job) } : await afterFailure(p.scope, p.job);
     await recordAttempt(trx, p.delivery, outcome, next.changes);
     await next.finish();
   }

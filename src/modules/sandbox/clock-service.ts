@@ -93,15 +93,7 @@ export function createSandboxClockService(deps: {
   async function change(platformId: string, next: (old: ClockState, realMs: number) => ClockState): Promise<ClockState> {
     const { updated: state, followersDue } = await db.tx(async (trx) => {
       const nowIso = base.now().toISOString();
-      await trx
-        .insertInto('sandbox_clocks')
-        .values({ platform_id: platformId, offset_ms: 0, frozen_at_ms: null, updated_at: nowIso })
-        .onConflict((oc) => oc.column('platform_id').doNothing())
-        .execute();
-      let q = trx.selectFrom('sandbox_clocks').select(['offset_ms', 'frozen_at_ms']).where('platform_id', '=', platformId);
-      if (db.dialect === 'postgres') q = q.forUpdate();
-      await q.executeTakeFirstOrThrow();
-      const old = await clocks.read(trx, platformId);
+      const old = await clocks.hold(platformId, 'update');
       const realMs = base.now().getTime();
       const updated = next(old, realMs);
       await trx

@@ -14,6 +14,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../../common/clock.js';
 import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
+import type { SandboxClocksTable } from '../../db/schema.js';
+import type { RowLock } from '../../db/transaction-context.js';
 import { toNumber } from '../../db/values.js';
 
 /** How far a frozen platform's timed jobs are pushed: beyond any real instant the server will see. */
@@ -46,11 +48,27 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
   const cache = new Map<string, { state: ClockState; untilMs: number }>();
   const timed = new Set(deps.timedKinds);
 
-  async function read(ex: Executor, platformId: string, share = false): Promise<ClockState> {
-    let q = ex.selectFrom('sandbox_clocks').select(['offset_ms', 'frozen_at_ms']).where('platform_id', '=', platformId);
-    if (share && db.dialect === 'postgres') q = q.forShare();
-    const row = await q.executeTakeFirst();
-    return row ? { offsetMs: toNumber(row.offset_ms), frozenAtMs: row.frozen_at_ms === null ? null : toNumber(row.frozen_at_ms) } : REAL_TIME;
+  type Row = Pick<SandboxClocksTable, 'offset_ms' | 'frozen_at_ms'>;
+  const stateOfRow = (row: Row | undefined): ClockState =>
+    row ? { offsetMs: toNumber(row.offset_ms), frozenAtMs: row.frozen_at_ms === null ? null : toNumber(row.frozen_at_ms) } : REAL_TIME;
+
+  async function read(ex: Executor, platformId: string): Promise<ClockState> {
+    return stateOfRow(await ex.selectFrom('sandbox_clocks').select(['offset_ms', 'frozen_at_ms']).where('platform_id', '=', platformId).executeTakeFirst());
+  }
+
+  /**
+   * The platform's clock, held until the open transaction ends (db.lockRow): `share` beside other
+   * holders of the same kind (a retry reading its due time), `update` alone (a change of the clock).
+   * The row is made first, at real time, if the platform never touched its clock, so there is one to hold.
+   */
+  async function hold(platformId: string, lock: RowLock): Promise<ClockState> {
+    await db
+      .executor()
+      .insertInto('sandbox_clocks')
+      .values({ platform_id: platformId, offset_ms: 0, frozen_at_ms: null, updated_at: base.now().toISOString() })
+      .onConflict((oc) => oc.column('platform_id').doNothing())
+      .execute();
+    return stateOfRow(await db.lockRow<Row>('sandbox_clocks', { platform_id: platformId }, lock));
   }
 
   /** A platform's clock as this node last read it, while that is under cacheMs old. */
@@ -82,6 +100,7 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
   return {
     clock,
     read,
+    hold,
     /** Forgets the cached clock of a platform (after this node changed it). */
     forget: (platformId: string) => cache.delete(platformId),
     remember(platformId: string, state: ClockState) {
@@ -118,20 +137,13 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
      * When a failed webhook attempt's retry `delayMs` away is due (events/worker.ts): a SANDBOX
      * platform's retry when its clock reaches now + delayMs (dueAt, the delivery log's
      * nextAttemptAt; runAt, the job's real run_at, held while the clock is frozen); real time
-     * otherwise. Read in the worker's transaction, under a share lock of the clock's row on
-     * PostgreSQL (the row is made first, at real time, if the platform never touched its clock), so
-     * an advance or freeze waits for the retry and then moves it; SQLite writes one at a time.
+     * otherwise. Read in the worker's transaction with the clock's row held in share (hold), so an
+     * advance or freeze waits for the retry and then moves it.
      */
-    async retryAt(ex: Executor, scope: Scope, delayMs: number): Promise<{ runAt: Date; dueAt: Date }> {
+    async retryAt(scope: Scope, delayMs: number): Promise<{ runAt: Date; dueAt: Date }> {
       const realMs = base.now().getTime();
       if (scope.environment !== 'SANDBOX') return { runAt: new Date(realMs + delayMs), dueAt: new Date(realMs + delayMs) };
-      if (db.dialect === 'postgres')
-        await ex
-          .insertInto('sandbox_clocks')
-          .values({ platform_id: scope.platformId, offset_ms: 0, frozen_at_ms: null, updated_at: new Date(realMs).toISOString() })
-          .onConflict((oc) => oc.column('platform_id').doNothing())
-          .execute();
-      const state = await read(ex, scope.platformId, true);
+      const state = await hold(scope.platformId, 'share');
       const dueMs = platformMs(state, realMs) + delayMs;
       return { runAt: new Date(toReal(state, dueMs)), dueAt: new Date(dueMs) };
     },
