@@ -28,7 +28,7 @@ import { createRails } from './rails/index.js';
 import { createReceiverService } from './modules/receiver/service.js';
 import { createResolver } from './modules/receiver/resolver.js';
 import type { DomainProofNetwork } from './modules/config/uma-domain.js';
-import { setRateUrlPolicy } from './fx/rates.js';
+import { setRateUrlPolicy } from './fx/url-rates.js';
 import { loadSecrets, type Secrets } from './secrets/kek.js';
 import { createIncoming } from './modules/incoming/index.js';
 import { createSandboxHelpers } from './modules/sandbox/helpers.js';

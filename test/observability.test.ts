@@ -2,7 +2,7 @@
 // log line of a request carries the request id the caller got back in X-Request-Id.
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, buildApp } from '../src/app.js';
-import { createUrlRateSource } from '../src/fx/rates.js';
+import { createUrlRateSource } from '../src/fx/url-rates.js';
 import { call, testContext } from './helpers/context.js';
 import { createCustomer } from './helpers/factories.js';
 

@@ -6,12 +6,8 @@ import { CURRENCY_CODES, currency } from '../common/currencies.js';
 import { compare, mul, parseDecimal, rational } from '../common/money.js';
 import { loadConfig } from '../config.js';
 import {
-  checkPlausible,
   createFileRateSource,
-  ImplausibleRatesError,
-  ratesDocumentsRefused,
   createSandboxRateSource,
-  createUrlRateSource,
   getQuoteRates,
   parseRatesDocument,
   RatesDocumentError,
@@ -19,6 +15,7 @@ import {
   SANDBOX_USD_RATES,
   type Clock,
 } from './rates.js';
+import { checkPlausible, createUrlRateSource, ImplausibleRatesError, ratesDocumentsRefused } from './url-rates.js';
 
 const T0 = new Date('2025-10-13T12:00:00Z');
 const fixedClock = (d: Date): Clock & { set(d: Date): void } => {

@@ -14,9 +14,8 @@
  * is missing (or no good document was ever loaded). The API answers both with 503.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { Counter } from 'prom-client';
 import { CURRENCY_CODES, isSupportedCurrency } from '../common/currencies.js';
-import { compare, DecimalFormatError, div, ONE, parseDecimal, rational, sub, toSignificant, type Rational } from '../common/money.js';
+import { DecimalFormatError, div, ONE, parseDecimal, type Rational } from '../common/money.js';
 
 export interface Clock {
   now(): Date;
@@ -128,7 +127,7 @@ export function crossRate(doc: RatesDocument, base: string, quote: string): Rati
 }
 
 /** Applies staleness and availability rules to the current document of a source. */
-function rateFromDocument(doc: RatesDocument | undefined, base: string, quote: string, clock: Clock, maxAgeMs: number, source: string): Rate {
+export function rateFromDocument(doc: RatesDocument | undefined, base: string, quote: string, clock: Clock, maxAgeMs: number, source: string): Rate {
   if (!doc) {
     throw new RatesUnavailableError('RATE_UNAVAILABLE', `exchange rates are unavailable: no valid rates document has been loaded from ${source}`, base, quote);
   }
@@ -147,7 +146,7 @@ function rateFromDocument(doc: RatesDocument | undefined, base: string, quote: s
   return { base, quote, rate, asOf: doc.asOf, source };
 }
 
-function checkMaxAge(maxAgeMs: number): void {
+export function checkMaxAge(maxAgeMs: number): void {
   if (!Number.isFinite(maxAgeMs) || maxAgeMs <= 0) throw new RangeError('maxAgeMs must be a positive number');
 }
 
@@ -254,167 +253,6 @@ export function createFileRateSource(opts: FileRateSourceOptions): RateSource & 
       return rateFromDocument(current, base, quote, opts.clock, opts.maxAgeMs, source);
     },
     reload: () => reloadOnce(true),
-    current: () => current,
-  };
-}
-
-/**
- * Rate documents a source refused, by reason: `implausible` (a rate moved more than the bound),
- * `invalid` (failed validation or too large), `unreachable` (network error or non-2xx). Registered
- * in the /metrics registry by src/http/metrics.ts.
- */
-export const ratesDocumentsRefused = new Counter({
-  name: 'corridor_rates_documents_refused_total',
-  help: 'Production exchange-rate documents refused, by reason',
-  labelNames: ['reason'],
-  registers: [],
-});
-
-/** A document whose rates moved further than an operator allows from the last accepted one. */
-export class ImplausibleRatesError extends RatesDocumentError {}
-
-/**
- * Refuses `next` when any currency both documents price moved by more than `maxChangePercent`
- * from `last` (compared through `last`'s base, exactly). Currencies new in `next` are accepted.
- */
-export function checkPlausible(last: RatesDocument, next: RatesDocument, maxChangePercent: number): void {
-  const bound = parseDecimal(String(maxChangePercent));
-  for (const [code, before] of last.rates) {
-    if (code === last.base) continue;
-    const after = crossRate(next, last.base, code);
-    if (!after) continue;
-    // |after / before - 1| × 100 > bound
-    let change = sub(div(after, before), ONE);
-    if (change.num < 0n) change = { num: -change.num, den: change.den };
-    const percent = div(change, rational(1n, 100n));
-    if (compare(percent, bound) > 0) {
-      throw new ImplausibleRatesError(
-        `rates document refused: ${last.base}→${code} moved ${toSignificant(percent, 4)}% (from ${toSignificant(before, 8)} to ${toSignificant(after, 8)}), more than the ${maxChangePercent}% allowed (RATES_MAX_CHANGE_PERCENT)`,
-      );
-    }
-  }
-}
-
-/**
- * What the operator set for the production rate URL (RATES_AUTHORIZATION, RATES_MAX_CHANGE_PERCENT),
- * used by a URL source whose options do not say otherwise. The container sets it from the config
- * before it builds the sources.
- */
-export interface RateUrlPolicy {
-  authorization?: string;
-  maxChangePercent?: number;
-}
-let rateUrlPolicy: RateUrlPolicy = {};
-export function setRateUrlPolicy(policy: RateUrlPolicy): void {
-  rateUrlPolicy = { ...policy };
-}
-
-export interface UrlRateSourceOptions {
-  url: string;
-  /** Sent as the Authorization header of every request (a provider's API key); never logged. */
-  authorization?: string;
-  /** Refuse a document that moves any rate by more than this percentage from the last accepted one. */
-  maxChangePercent?: number;
-  pollIntervalMs: number;
-  maxAgeMs: number;
-  clock: Clock;
-  fetch?: typeof globalThis.fetch;
-  /** Per request; default 10 000. */
-  timeoutMs?: number;
-  onError?: (error: Error) => void;
-}
-
-export interface UrlRateSource extends RateSource {
-  /** Fetches now and then every pollIntervalMs (the timer is unref'd). Idempotent. */
-  start(): void;
-  stop(): void;
-  /** One fetch; resolves true if a new good document was taken. Never rejects (errors go to onError). */
-  refresh(): Promise<boolean>;
-  current(): RatesDocument | undefined;
-}
-
-async function readLimited(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new RatesDocumentError(`rates document is larger than ${maxBytes} bytes`);
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new RatesDocumentError(`rates document is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * Polls a URL for the rates document. getRate never waits on the network: it answers from the
- * last good document (RATE_UNAVAILABLE before the first one arrives). A document older than the
- * one held (by asOf) is ignored.
- */
-export function createUrlRateSource(opts: UrlRateSourceOptions): UrlRateSource {
-  checkMaxAge(opts.maxAgeMs);
-  if (!Number.isFinite(opts.pollIntervalMs) || opts.pollIntervalMs <= 0) throw new RangeError('pollIntervalMs must be a positive number');
-  // Production prices come from here: a plain-http feed could be rewritten by anyone on the path.
-  if (!/^https:\/\//i.test(opts.url)) throw new RangeError('the rates URL must be https://');
-  const authorization = opts.authorization ?? rateUrlPolicy.authorization;
-  const maxChangePercent = opts.maxChangePercent ?? rateUrlPolicy.maxChangePercent;
-  const headers: Record<string, string> = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
-  const doFetch = opts.fetch ?? globalThis.fetch;
-  const timeoutMs = opts.timeoutMs ?? 10_000;
-  const source = `url:${opts.url}`;
-  let current: RatesDocument | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let pending: Promise<boolean> | undefined;
-
-  async function fetchOnce(): Promise<boolean> {
-    let reason = 'unreachable';
-    try {
-      const res = await doFetch(opts.url, { headers, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new RatesDocumentError(`rates URL answered HTTP ${res.status}`);
-      }
-      reason = 'invalid';
-      const doc = parseRatesDocument(await readLimited(res, MAX_RATES_DOCUMENT_BYTES));
-      if (current && doc.asOf.getTime() < current.asOf.getTime()) return false;
-      reason = 'implausible';
-      if (current && maxChangePercent !== undefined) checkPlausible(current, doc, maxChangePercent);
-      current = doc;
-      return true;
-    } catch (e) {
-      ratesDocumentsRefused.inc({ reason });
-      opts.onError?.(e instanceof Error ? e : new Error(String(e)));
-      return false;
-    }
-  }
-
-  const refresh = (): Promise<boolean> => {
-    if (!pending) pending = fetchOnce().finally(() => (pending = undefined));
-    return pending;
-  };
-
-  return {
-    async getRate(base, quote) {
-      return rateFromDocument(current, base, quote, opts.clock, opts.maxAgeMs, source);
-    },
-    start() {
-      if (timer) return;
-      void refresh();
-      timer = setInterval(() => void refresh(), opts.pollIntervalMs);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
-    refresh,
     current: () => current,
   };
 }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { commonErrors } from '../common/errors.js';
 import type { DbStats } from '../db/database.js';
-import { ratesDocumentsRefused } from '../fx/rates.js';
+import { ratesDocumentsRefused } from '../fx/url-rates.js';
 import type { App } from './types.js';
 
 /** Prometheus metrics at /metrics: request counts and latency by route, database statements, plus process metrics. */

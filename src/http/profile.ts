@@ -8,6 +8,7 @@
  * cookie) is Corridor's own page and reads the spec's.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PlatformConfigsTable } from '../db/schema.js';
 import type { ConfigCache } from '../modules/platforms/config-cache.js';
 import { gridShape, profileOf } from '../modules/config/grid-profile.js';
 
@@ -21,7 +22,7 @@ export function gridProfileHook(configs: Pick<ConfigCache, 'get' | 'peek'>) {
     if (!auth || req.headers.authorization === undefined || reply.statusCode >= 300) return done(null, payload);
     if (typeof payload !== 'object' || payload === null || Buffer.isBuffer(payload) || typeof (payload as { pipe?: unknown }).pipe === 'function')
       return done(null, payload);
-    const answer = (config: Parameters<typeof profileOf>[0]) => {
+    const answer = (config: PlatformConfigsTable) => {
       if (profileOf(config) !== 'GRID') return done(null, payload);
       let renamed: string;
       try {

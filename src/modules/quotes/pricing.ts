@@ -7,7 +7,8 @@ import type { Environment } from '../../common/scope.js';
 import { ONE } from '../../common/money.js';
 import { createFeeSchedule, parseFeeSchedule, type FeeSchedule } from '../../fx/fees.js';
 import { priceQuote, type LockedSide, type PricedQuote } from '../../fx/pricing.js';
-import { createFileRateSource, createSandboxRateSource, createUrlRateSource, getQuoteRates, RatesUnavailableError, type RateSource } from '../../fx/rates.js';
+import { createFileRateSource, createSandboxRateSource, getQuoteRates, RatesUnavailableError, type RateSource } from '../../fx/rates.js';
+import { createUrlRateSource } from '../../fx/url-rates.js';
 import { quoteErrors } from './errors.js';
 
 export interface Fx {
