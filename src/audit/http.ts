@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { commonErrors } from '../common/errors.js';
 import { ErrorSchema } from '../common/schemas.js';
@@ -60,7 +60,7 @@ export function registerAudit(app: App, container: Container) {
   }
 
   // Before validation, so refused writes (400) are recorded too; after authentication (onRequest).
-  app.addHook('preValidation', async (req) => {
+  const begin = async (req: FastifyRequest) => {
     if (!WRITES.has(req.method)) return;
     const route = req.routeOptions.url ?? req.url.split('?')[0];
     const action = `${req.method} ${route}`;
@@ -100,11 +100,11 @@ export function registerAudit(app: App, container: Container) {
         details: { userId: user.id },
       };
     }
-  });
+  };
 
   // Recorded before the answer leaves: a client that saw the answer can find the entry. The id of
   // what a write created is taken from its answer when it names one.
-  app.addHook('onSend', async (req, reply, payload) => {
+  const record = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = req.audit;
     if (!pending) return payload;
     req.audit = undefined;
@@ -127,6 +127,13 @@ export function registerAudit(app: App, container: Container) {
       req.log.error({ err }, 'could not record the audit entry');
     }
     return payload;
+  };
+
+  // Hooks on the write routes only (every route registered after this), so reads pay nothing for the log.
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((m) => WRITES.has(m))) return;
+    route.preValidation = [...[route.preValidation ?? []].flat(), begin] as typeof route.preValidation;
+    route.onSend = [...[route.onSend ?? []].flat(), record] as typeof route.onSend;
   });
 
   app.get(
