@@ -18,6 +18,7 @@ import * as m400 from './400_dead_jobs.js';
 import * as m500 from './500_invitations_imports_kyc_links.js';
 import * as m600 from './600_grid_profile.js';
 import * as m700 from './700_ledger_deltas.js';
+import * as m800 from './800_ledger_transfer_indexes.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -39,4 +40,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '500_invitations_imports_kyc_links': m500,
   '600_grid_profile': m600,
   '700_ledger_deltas': m700,
+  '800_ledger_transfer_indexes': m800,
 };
