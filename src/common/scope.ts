@@ -10,6 +10,16 @@ export interface Scope {
   environment: Environment;
 }
 
+/**
+ * Whether a row belongs to the scope. Look-ups by id read by primary key alone and check the
+ * scope here: with the scope in the WHERE clause, a planner without statistics (a new or freshly
+ * loaded PostgreSQL table; SQLite for several ids) may walk a (platform_id, environment, …) index
+ * with the id as a filter, reading every row of the platform.
+ */
+export function inScope(row: { platform_id: string; environment: string }, scope: Scope): boolean {
+  return row.platform_id === scope.platformId && row.environment === scope.environment;
+}
+
 export interface AuthContext extends Scope {
   tokenId: string;
   clientId: string;

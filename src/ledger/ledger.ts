@@ -1,6 +1,6 @@
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
-import type { Scope } from '../common/scope.js';
+import { inScope, type Scope } from '../common/scope.js';
 import type { Database, Executor } from '../db/database.js';
 import type { LedgerTransfersTable } from '../db/schema.js';
 import {
@@ -100,7 +100,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
   async function explainRefusal(scope: Scope, id: string, d: Delta, currency: string): Promise<never> {
     const [acc] = await db.query<LedgerAccountRow>(SELECT_ACCOUNT, [id]);
     // Programming errors: services check the ids they are given before moving money.
-    if (!acc || acc.platform_id !== scope.platformId || acc.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
+    if (!acc || !inScope(acc, scope)) throw new Error(`no ledger account ${id} in this scope`);
     if (acc.currency !== currency)
       throw new Error(`transfer in ${currency} on the ${acc.currency} account ${id}; convert through FX_LIQUIDITY accounts instead`);
     const b = balanceOf(acc);
@@ -135,10 +135,9 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     }
     if (transfers.every((t) => t.currency !== undefined)) return transfers.map((t) => t.currency!);
     const ids = [...new Set(transfers.flatMap((t) => [t.debitAccountId, t.creditAccountId]))];
-    // By primary key only, scope checked here: with the scope in the WHERE clause SQLite's
-    // planner prefers the (platform_id, environment, …) index for 3+ ids and scans the scope.
+    // By primary key only, scope checked on the rows (inScope says why).
     const rows = (await trx.selectFrom('ledger_accounts').select(['id', 'currency', 'platform_id', 'environment']).where('id', 'in', ids).execute()).filter(
-      (r) => r.platform_id === scope.platformId && r.environment === scope.environment,
+      (r) => inScope(r, scope),
     );
     const currencyOf = new Map(rows.map((r) => [r.id, r.currency]));
     return transfers.map((t) => {
@@ -211,9 +210,9 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       throw new Error(`resolve 1 to ${MAX_TRANSFERS} pending transfers`);
     return db.tx(async (trx) => {
       const now = clock.now().toISOString();
-      // By primary key only (see currencies()): otherwise SQLite scans every transfer of the scope.
-      const pending = (await trx.selectFrom('ledger_transfers').selectAll().where('id', 'in', input.pendingTransferIds).execute()).filter(
-        (p) => p.platform_id === scope.platformId && p.environment === scope.environment,
+      // By primary key only, scope checked on the rows (inScope says why).
+      const pending = (await trx.selectFrom('ledger_transfers').selectAll().where('id', 'in', input.pendingTransferIds).execute()).filter((p) =>
+        inScope(p, scope),
       );
       const byId = new Map(pending.map((p) => [p.id, p]));
       for (const id of input.pendingTransferIds) {
@@ -279,7 +278,7 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     /** An account's balances (with a system account's movements not yet folded), or undefined when it is not in this scope. */
     async balance(scope: Scope, accountId: string): Promise<AccountBalance | undefined> {
       const [r] = await db.query<LedgerAccountRow>(ACCOUNT_WITH_DELTAS, [accountId, accountId]);
-      return r && r.platform_id === scope.platformId && r.environment === scope.environment ? balanceOf(r) : undefined;
+      return r && inScope(r, scope) ? balanceOf(r) : undefined;
     },
 
     /** Every transfer of a business object, oldest first, with the pending ones still unresolved. */

@@ -12,7 +12,11 @@ const CEILING = 'credits_posted + cast(? as bigint) + credits_pending + cast(? a
  * transfers say, and a floored (customer or platform) account stays within 0..MAX_BALANCE; the
  * WHERE clause is judged on the locked, current row. System accounts (non_negative = 0) have no
  * ±MAX_BALANCE guard: their balances never leave as JSON numbers, and a cap would stop every
- * payment in a currency once its lifetime totals passed 2^53. Parameters: applyParams().
+ * payment in a currency once its lifetime totals passed 2^53. The scope and currency are compared
+ * with IS NOT DISTINCT FROM (the columns are never null), which no index serves: the row is found
+ * by its primary key whatever the planner's statistics say; with `=`, PostgreSQL without
+ * statistics walked the (platform_id, environment, system_code, currency) index with the id as a
+ * filter, through every account of the platform.
  */
 export const APPLY_DELTA = statement(`update ledger_accounts set
     debits_pending = debits_pending + cast(? as bigint),
@@ -20,7 +24,7 @@ export const APPLY_DELTA = statement(`update ledger_accounts set
     credits_pending = credits_pending + cast(? as bigint),
     credits_posted = credits_posted + cast(? as bigint),
     updated_at = ?
-  where id = ? and platform_id = ? and environment = ? and currency = ?
+  where id = ? and platform_id is not distinct from ? and environment is not distinct from ? and currency is not distinct from ?
     and (non_negative = 0 or (${AVAILABLE} >= 0 and ${CEILING} <= ${MAX} and ${AVAILABLE} >= -${MAX}))`);
 
 /**

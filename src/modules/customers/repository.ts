@@ -1,7 +1,7 @@
 import type { Database, Executor } from '../../db/database.js';
 import { columnsOf, rowInsert, statement } from '../../db/statements.js';
 import type { CustomersTable } from '../../db/schema.js';
-import type { Scope } from '../../common/scope.js';
+import { inScope, type Scope } from '../../common/scope.js';
 
 export type CustomerRow = CustomersTable;
 
@@ -27,7 +27,7 @@ export function decodeCurrencies(text: string): string[] {
   return text.split(',').filter(Boolean);
 }
 
-const SELECT_CUSTOMER = statement('select * from customers where id = ? and platform_id = ? and environment = ?');
+const SELECT_CUSTOMER = statement('select * from customers where id = ?');
 const PAGE = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 order by id desc limit ?');
 const PAGE_AFTER = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 and id < ? order by id desc limit ?');
 
@@ -58,7 +58,8 @@ export const customerRepository = {
 
   /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its customers). */
   async find(db: Database, scope: Scope, id: string): Promise<CustomerRow | undefined> {
-    return (await db.query<CustomerRow>(SELECT_CUSTOMER, [id, scope.platformId, scope.environment]))[0];
+    const [row] = await db.query<CustomerRow>(SELECT_CUSTOMER, [id]);
+    return row && inScope(row, scope) ? row : undefined;
   },
 
   update(db: Executor, id: string, changes: Partial<CustomerRow>) {

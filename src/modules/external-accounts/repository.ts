@@ -1,7 +1,7 @@
 import type { Database, Executor } from '../../db/database.js';
 import { statement } from '../../db/statements.js';
 import type { ExternalAccountsTable } from '../../db/schema.js';
-import type { Scope } from '../../common/scope.js';
+import { inScope, type Scope } from '../../common/scope.js';
 
 export type ExternalAccountRow = ExternalAccountsTable;
 
@@ -13,7 +13,7 @@ export interface ExternalAccountFilters {
   status?: string;
 }
 
-const SELECT_EXTERNAL_ACCOUNT = statement('select * from external_accounts where id = ? and platform_id = ? and environment = ?');
+const SELECT_EXTERNAL_ACCOUNT = statement('select * from external_accounts where id = ?');
 
 export const externalAccountRepository = {
   insert(db: Executor, row: ExternalAccountRow) {
@@ -22,7 +22,8 @@ export const externalAccountRepository = {
 
   /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its accounts). */
   async find(db: Database, scope: Scope, id: string): Promise<ExternalAccountRow | undefined> {
-    return (await db.query<ExternalAccountRow>(SELECT_EXTERNAL_ACCOUNT, [id, scope.platformId, scope.environment]))[0];
+    const [row] = await db.query<ExternalAccountRow>(SELECT_EXTERNAL_ACCOUNT, [id]);
+    return row && inScope(row, scope) ? row : undefined;
   },
 
   update(db: Executor, id: string, changes: Partial<ExternalAccountRow>) {

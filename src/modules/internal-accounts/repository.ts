@@ -1,7 +1,7 @@
 import type { Database, Executor } from '../../db/database.js';
 import { columnsOf, rowInsert, statement } from '../../db/statements.js';
 import type { InternalAccountsTable } from '../../db/schema.js';
-import type { Scope } from '../../common/scope.js';
+import { inScope, type Scope } from '../../common/scope.js';
 
 export type InternalAccountRow = InternalAccountsTable;
 
@@ -27,7 +27,7 @@ export const PLATFORM_OWNER = 'PLATFORM';
 const SELECT_WITH_BALANCE =
   statement(`select ia.*, la.debits_pending, la.debits_posted, la.credits_pending, la.credits_posted, la.updated_at as ledger_updated_at
   from internal_accounts ia join ledger_accounts la on la.id = ia.id
-  where ia.id = ? and ia.platform_id = ? and ia.environment = ?`);
+  where ia.id = ?`);
 
 export const internalAccountRepository = {
   // Fresh id; a funding reference is 50 random bits: no conflict for a caller to answer.
@@ -58,7 +58,8 @@ export const internalAccountRepository = {
 
   /** By id in the scope, with its balance: in the open transaction, else a read of committed data (a compiled statement: every payment reads its account). */
   async find(db: Database, scope: Scope, id: string): Promise<InternalAccountWithBalance | undefined> {
-    return (await db.query<InternalAccountWithBalance>(SELECT_WITH_BALANCE, [id, scope.platformId, scope.environment]))[0];
+    const [row] = await db.query<InternalAccountWithBalance>(SELECT_WITH_BALANCE, [id]);
+    return row && inScope(row, scope) ? row : undefined;
   },
 
   /** Accounts of one owner (a customer id or PLATFORM_OWNER), every currency, active or not. */
