@@ -161,6 +161,27 @@ describe('creating quotes', () => {
     expect(await balance(ctx, usd)).toBe(50_000);
   });
 
+  it("refuses an account whose customer was deleted (410 CUSTOMER_DELETED), as payer's or payee's; a platform's account has no owner to check", async () => {
+    const payer = await setup(50_000);
+    const payee = await fundedCustomer(ctx, ['EUR'], 0);
+    const payeeIban = (await externalAccount(ctx, 'IBAN', '000', { customerId: payee.customer.id })).id as string;
+    const platformIban = (await externalAccount(ctx, 'IBAN', '000')).id as string;
+    await call(ctx, 'DELETE', `/customers/${payee.customer.id}`);
+    const quotesBefore = await count('quotes');
+    for (const immediatelyExecute of [false, true]) {
+      const err = expectError(await quoteFromAccount(ctx, payer.usd, payeeIban, 1000, { immediatelyExecute }), 410, 'CUSTOMER_DELETED');
+      expect(err.details).toMatchObject({ customerId: payee.customer.id });
+    }
+    const toPlatform = await quoteFromAccount(ctx, payer.usd, platformIban, 1000, { immediatelyExecute: true });
+    expect(toPlatform.status, JSON.stringify(toPlatform.body)).toBe(201);
+    await call(ctx, 'DELETE', `/customers/${payer.customer.id}`);
+    expect(expectError(await quoteFromAccount(ctx, payer.usd, platformIban, 1000), 410, 'CUSTOMER_DELETED').details).toMatchObject({
+      customerId: payer.customer.id,
+    });
+    expect(await count('quotes')).toBe(quotesBefore + 1);
+    expect(await balance(ctx, payer.usd)).toBe(49_000);
+  });
+
   it("another platform's ids do not exist (404); VIEW tokens cannot quote or execute (403)", async () => {
     const { usd, iban } = await setup();
     const other = await ctx.newPlatform('Other');

@@ -31,6 +31,18 @@ const SELECT_CUSTOMER = statement('select * from customers where id = ?');
 const PAGE = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 order by id desc limit ?');
 const PAGE_AFTER = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 and id < ? order by id desc limit ?');
 
+/**
+ * What a payment checks on the owner of an account it uses, read in the account's own statement
+ * (one round trip, one snapshot): `ownerColumns` after the account's columns, `ownerJoin(alias)`
+ * after its table. Both null for a platform's account (no owner).
+ */
+export interface OwnerColumns {
+  owner_platform_customer_id: string | null;
+  owner_is_deleted: number | bigint | null;
+}
+export const ownerColumns = 'oc.platform_customer_id as owner_platform_customer_id, oc.is_deleted as owner_is_deleted';
+export const ownerJoin = (account: string) => `left join customers oc on oc.id = ${account}.customer_id`;
+
 export const customerRepository = {
   insert: rowInsert<CustomerRow>(
     'customers',

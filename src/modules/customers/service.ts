@@ -39,16 +39,20 @@ function conflictError(e: unknown): never {
   throw e;
 }
 
+/** The customer `id` as read (undefined: no such customer in the scope), or 404 / 410: what every use of a customer checks first. */
+export function requireLive<R extends { is_deleted: number | bigint }>(id: string, row: R | undefined): R {
+  if (!row) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId: id });
+  if (fromDbBool(row.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: id });
+  return row;
+}
+
 export function createCustomerService(deps: CustomerServiceDeps) {
   const { db, clock } = deps;
   const audit = createAuditLog({ db, clock });
 
   /** The live customer row, or 404 / 410. Other services use it to check a customer they are given. */
   async function getLive(scope: Scope, id: string): Promise<CustomerRow> {
-    const row = await customerRepository.find(db, scope, id);
-    if (!row) throw customerErrors.CUSTOMER_NOT_FOUND({ customerId: id });
-    if (fromDbBool(row.is_deleted)) throw customerErrors.CUSTOMER_DELETED({ customerId: id });
-    return row;
+    return requireLive(id, await customerRepository.find(db, scope, id));
   }
 
   function checkTypeFields(type: string, input: { fullName?: string; businessInfo?: unknown }, existing?: CustomerRow) {

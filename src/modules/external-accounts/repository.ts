@@ -2,6 +2,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { statement } from '../../db/statements.js';
 import type { ExternalAccountsTable } from '../../db/schema.js';
 import { inScope, type Scope } from '../../common/scope.js';
+import { ownerColumns, ownerJoin, type OwnerColumns } from '../customers/repository.js';
 
 export type ExternalAccountRow = ExternalAccountsTable;
 
@@ -14,6 +15,7 @@ export interface ExternalAccountFilters {
 }
 
 const SELECT_EXTERNAL_ACCOUNT = statement('select * from external_accounts where id = ?');
+const SELECT_WITH_OWNER = statement(`select ea.*, ${ownerColumns} from external_accounts ea ${ownerJoin('ea')} where ea.id = ?`);
 
 export const externalAccountRepository = {
   insert(db: Executor, row: ExternalAccountRow) {
@@ -23,6 +25,12 @@ export const externalAccountRepository = {
   /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its accounts). */
   async find(db: Database, scope: Scope, id: string): Promise<ExternalAccountRow | undefined> {
     const [row] = await db.query<ExternalAccountRow>(SELECT_EXTERNAL_ACCOUNT, [id]);
+    return row && inScope(row, scope) ? row : undefined;
+  },
+
+  /** As find, with what a payment checks on the account's owner (customers/repository.ts, OwnerColumns). */
+  async findWithOwner(db: Database, scope: Scope, id: string): Promise<(ExternalAccountRow & OwnerColumns) | undefined> {
+    const [row] = await db.query<ExternalAccountRow & OwnerColumns>(SELECT_WITH_OWNER, [id]);
     return row && inScope(row, scope) ? row : undefined;
   },
 

@@ -100,7 +100,10 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
   const { db, clock, customers } = deps;
 
   async function find(scope: Scope, id: string, ofCustomers?: boolean): Promise<ExternalAccountRow> {
-    const row = await repo.find(db, scope, id);
+    return found(id, await repo.find(db, scope, id), ofCustomers);
+  }
+
+  function found<R extends ExternalAccountRow>(id: string, row: R | undefined, ofCustomers?: boolean): R {
     if (!row || (ofCustomers !== undefined && (row.customer_id !== null) !== ofCustomers))
       throw externalAccountErrors.EXTERNAL_ACCOUNT_NOT_FOUND({ externalAccountId: id });
     return row;
@@ -183,6 +186,9 @@ export function createExternalAccountService(deps: ExternalAccountServiceDeps) {
 
     /** The row, for other services (quotes, transfers): 404 when not in scope. */
     find: (scope: Scope, id: string) => find(scope, id),
+
+    /** As find, with what a payment checks on the account's owner. */
+    findWithOwner: async (scope: Scope, id: string) => found(id, await repo.findWithOwner(db, scope, id)),
 
     /** Deactivates: INACTIVE accounts stay readable but cannot be used for new quotes or transfers. */
     async deactivate(scope: Scope, id: string, ofCustomers: boolean) {

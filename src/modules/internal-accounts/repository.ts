@@ -2,6 +2,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { columnsOf, rowInsert, statement } from '../../db/statements.js';
 import type { InternalAccountsTable } from '../../db/schema.js';
 import { inScope, type Scope } from '../../common/scope.js';
+import { ownerColumns, ownerJoin, type OwnerColumns } from '../customers/repository.js';
 
 export type InternalAccountRow = InternalAccountsTable;
 
@@ -24,10 +25,10 @@ export interface InternalAccountFilters {
 
 export const PLATFORM_OWNER = 'PLATFORM';
 
-const SELECT_WITH_BALANCE =
-  statement(`select ia.*, la.debits_pending, la.debits_posted, la.credits_pending, la.credits_posted, la.updated_at as ledger_updated_at
-  from internal_accounts ia join ledger_accounts la on la.id = ia.id
-  where ia.id = ?`);
+const WITH_BALANCE = 'ia.*, la.debits_pending, la.debits_posted, la.credits_pending, la.credits_posted, la.updated_at as ledger_updated_at';
+const FROM = 'internal_accounts ia join ledger_accounts la on la.id = ia.id';
+const SELECT_WITH_BALANCE = statement(`select ${WITH_BALANCE} from ${FROM} where ia.id = ?`);
+const SELECT_WITH_OWNER = statement(`select ${WITH_BALANCE}, ${ownerColumns} from ${FROM} ${ownerJoin('ia')} where ia.id = ?`);
 
 export const internalAccountRepository = {
   // Fresh id; a funding reference is 50 random bits: no conflict for a caller to answer.
@@ -59,6 +60,12 @@ export const internalAccountRepository = {
   /** By id in the scope, with its balance: in the open transaction, else a read of committed data (a compiled statement: every payment reads its account). */
   async find(db: Database, scope: Scope, id: string): Promise<InternalAccountWithBalance | undefined> {
     const [row] = await db.query<InternalAccountWithBalance>(SELECT_WITH_BALANCE, [id]);
+    return row && inScope(row, scope) ? row : undefined;
+  },
+
+  /** As find, with what a payment checks on the account's owner (customers/repository.ts, OwnerColumns). */
+  async findWithOwner(db: Database, scope: Scope, id: string): Promise<(InternalAccountWithBalance & OwnerColumns) | undefined> {
+    const [row] = await db.query<InternalAccountWithBalance & OwnerColumns>(SELECT_WITH_OWNER, [id]);
     return row && inScope(row, scope) ? row : undefined;
   },
 

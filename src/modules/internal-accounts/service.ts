@@ -23,7 +23,10 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
 
   /** The account with its balance, or 404 (another platform's or environment's ids do not exist). */
   async function find(scope: Scope, id: string): Promise<InternalAccountWithBalance> {
-    const row = await repo.find(db, scope, id);
+    return found(id, await repo.find(db, scope, id));
+  }
+
+  function found<R>(id: string, row: R | undefined): R {
     if (!row) throw internalAccountErrors.INTERNAL_ACCOUNT_NOT_FOUND({ accountId: id });
     return row;
   }
@@ -79,6 +82,11 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
 
     /** The row (for other services, e.g. quotes checking a source account), or 404. */
     find,
+
+    /** As find, with what a payment checks on the account's owner. */
+    async findWithOwner(scope: Scope, id: string) {
+      return found(id, await repo.findWithOwner(db, scope, id));
+    },
 
     /** The id of the platform's internal account in a currency. */
     async platformAccountId(scope: Scope, currency: string): Promise<string> {

@@ -7,7 +7,8 @@ import type { Scope } from '../../common/scope.js';
 import type { Executor } from '../../db/database.js';
 import { fromDbBool } from '../../db/values.js';
 import { currencySetting } from '../config/settings.js';
-import type { CustomerService } from '../customers/service.js';
+import type { OwnerColumns } from '../customers/repository.js';
+import { requireLive, type CustomerService } from '../customers/service.js';
 import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import type { ExternalAccountService } from '../external-accounts/service.js';
 import { internalAccountErrors } from '../internal-accounts/errors.js';
@@ -92,6 +93,17 @@ export interface AccountDeps {
   externalAccounts: ExternalAccountService;
 }
 
+/**
+ * The platformCustomerId of an account's owner, read with the account (OwnerColumns); 404 / 410
+ * as for any customer given; null for a platform's account.
+ */
+function liveOwner(account: { customer_id: string | null } & OwnerColumns): string | null {
+  if (account.customer_id === null) return null;
+  const { owner_platform_customer_id: platformCustomerId, owner_is_deleted: isDeleted } = account;
+  const owner = platformCustomerId === null || isDeleted === null ? undefined : { platform_customer_id: platformCustomerId, is_deleted: isDeleted };
+  return requireLive(account.customer_id, owner).platform_customer_id;
+}
+
 /** An active internal account of the scope whose customer (if any) is not deleted; 404 / 400 / 410. */
 export async function usableInternalAccount(
   deps: AccountDeps,
@@ -99,17 +111,15 @@ export async function usableInternalAccount(
   scope: Scope,
   id: string,
 ): Promise<InternalAccountWithBalance & { platform_customer_id: string | null }> {
-  const account = await deps.internalAccounts.find(scope, id);
+  const account = await deps.internalAccounts.findWithOwner(scope, id);
   if (!fromDbBool(account.is_active)) throw internalAccountErrors.INTERNAL_ACCOUNT_INACTIVE({ accountId: id, currency: account.currency });
-  const customer = account.customer_id ? await deps.customers.getLive(scope, account.customer_id) : undefined;
-  return { ...account, platform_customer_id: customer?.platform_customer_id ?? null };
+  return { ...account, platform_customer_id: liveOwner(account) };
 }
 
-/** An ACTIVE external account of the scope (pullable when asked); 404 / 400 naming the field. */
+/** An ACTIVE external account of the scope (pullable when asked) whose customer (if any) is not deleted; 404 / 400 naming the field / 410. */
 export async function usableExternalAccount(deps: AccountDeps, ex: Executor, scope: Scope, id: string, field: string, opts: { pullable?: boolean } = {}) {
-  const account = await deps.externalAccounts.find(scope, id);
+  const account = await deps.externalAccounts.findWithOwner(scope, id);
   if (account.status !== 'ACTIVE') throw invalidField(field, `is ${account.status}; only ACTIVE external accounts can be used`);
   if (opts.pullable && !isPullable(account)) throw invalidField(field, 'is not pullable: funds can be pulled only from a US_ACCOUNT with the ACH rail');
-  const customer = account.customer_id ? await deps.customers.getLive(scope, account.customer_id) : undefined;
-  return { ...account, platform_customer_id: customer?.platform_customer_id ?? null };
+  return { ...account, platform_customer_id: liveOwner(account) };
 }
