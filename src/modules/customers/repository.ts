@@ -68,7 +68,7 @@ export const customerRepository = {
     }),
   ),
 
-  /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its customers). */
+  /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every check of a customer given by id reads it). */
   async find(db: Database, scope: Scope, id: string): Promise<CustomerRow | undefined> {
     const [row] = await db.query<CustomerRow>(SELECT_CUSTOMER, [id]);
     return row && inScope(row, scope) ? row : undefined;

@@ -22,13 +22,13 @@ export const externalAccountRepository = {
     return db.insertInto('external_accounts').values(row).execute();
   },
 
-  /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement: every payment reads its accounts). */
+  /** By id in the scope: in the open transaction, else a read of committed data (a compiled statement). */
   async find(db: Database, scope: Scope, id: string): Promise<ExternalAccountRow | undefined> {
     const [row] = await db.query<ExternalAccountRow>(SELECT_EXTERNAL_ACCOUNT, [id]);
     return row && inScope(row, scope) ? row : undefined;
   },
 
-  /** As find, with what a payment checks on the account's owner (customers/repository.ts, OwnerColumns). */
+  /** As find, with what a payment checks on the account's owner (customers/repository.ts, OwnerColumns): every payment reads its accounts so. */
   async findWithOwner(db: Database, scope: Scope, id: string): Promise<(ExternalAccountRow & OwnerColumns) | undefined> {
     const [row] = await db.query<ExternalAccountRow & OwnerColumns>(SELECT_WITH_OWNER, [id]);
     return row && inScope(row, scope) ? row : undefined;

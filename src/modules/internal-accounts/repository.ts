@@ -57,13 +57,13 @@ export const internalAccountRepository = {
       .where('ia.environment', '=', scope.environment);
   },
 
-  /** By id in the scope, with its balance: in the open transaction, else a read of committed data (a compiled statement: every payment reads its account). */
+  /** By id in the scope, with its balance: in the open transaction, else a read of committed data (a compiled statement). */
   async find(db: Database, scope: Scope, id: string): Promise<InternalAccountWithBalance | undefined> {
     const [row] = await db.query<InternalAccountWithBalance>(SELECT_WITH_BALANCE, [id]);
     return row && inScope(row, scope) ? row : undefined;
   },
 
-  /** As find, with what a payment checks on the account's owner (customers/repository.ts, OwnerColumns). */
+  /** As find, with what a payment checks on the account's owner (customers/repository.ts, OwnerColumns): every payment reads its accounts so. */
   async findWithOwner(db: Database, scope: Scope, id: string): Promise<(InternalAccountWithBalance & OwnerColumns) | undefined> {
     const [row] = await db.query<InternalAccountWithBalance & OwnerColumns>(SELECT_WITH_OWNER, [id]);
     return row && inScope(row, scope) ? row : undefined;

@@ -99,9 +99,9 @@ export interface AccountDeps {
  */
 function liveOwner(account: { customer_id: string | null } & OwnerColumns): string | null {
   if (account.customer_id === null) return null;
-  const { owner_platform_customer_id: platformCustomerId, owner_is_deleted: isDeleted } = account;
-  const owner = platformCustomerId === null || isDeleted === null ? undefined : { platform_customer_id: platformCustomerId, is_deleted: isDeleted };
-  return requireLive(account.customer_id, owner).platform_customer_id;
+  // The left join leaves both owner columns null when no customer row was found.
+  requireLive(account.customer_id, account.owner_is_deleted === null ? undefined : { is_deleted: account.owner_is_deleted });
+  return account.owner_platform_customer_id;
 }
 
 /** An active internal account of the scope whose customer (if any) is not deleted; 404 / 400 / 410. */
