@@ -67,8 +67,12 @@ function openNative(file: string, synchronous: 'FULL' | 'NORMAL', readonly: bool
   native.pragma('foreign_keys = ON');
   // Other processes (the CLI, a second node) may hold the write lock for a moment.
   native.pragma('busy_timeout = 5000');
-  // 64 MiB of page cache (the default is 2 MiB): the indexes a payment writes stay in memory as the tables grow.
-  native.pragma('cache_size = -65536');
+  // Page cache (the default is 2 MiB): 64 MiB for reads, 16 MiB for the writer. A B-tree split
+  // renumbers pages through the lock page (1 GiB into the file, never used), which leaves the cache's
+  // highest page number there; each COMMIT then truncates the cache to the file's size by scanning
+  // every slot of its hash table. With 64 MiB that scan was ~4% of a payment's CPU; with 16 MiB it is
+  // a quarter, and the writer read no more pages from disk (docs/decisions.md, "Writer page cache").
+  native.pragma(readonly ? 'cache_size = -65536' : 'cache_size = -16384');
   // The writer keeps its temporary files in memory, above all each savepoint's journal: every
   // member of a group commit runs in a savepoint, whose journal copies each page the member changes
   // (about 220 KiB for a payment) and past 64 KiB spilled to a file in /var/tmp, written 4 KiB per
