@@ -17,6 +17,7 @@ import { addExamples } from './http/openapi.js';
 import { failureKey } from './http/auth.js';
 import { createFailureLimiter } from './http/rate-limit.js';
 import { gridProfileHook } from './http/profile.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiModules } from './modules/index.js';
@@ -68,6 +69,8 @@ export interface BuildOptions {
 export async function buildApp(container: Container, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
+    // A request's logger is made when it first writes (src/http/request-logger.ts).
+    ...(options.logger ? { childLoggerFactory: lazyRequestLogger } : {}),
     bodyLimit: container.config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

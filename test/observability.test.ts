@@ -97,4 +97,28 @@ describe('observability', async () => {
       await app.close();
     }
   });
+
+  it('at LOG_LEVEL=error an answered request writes nothing, and a failing one writes its error under its request id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const app = await buildApp(ctx.container, { logger: { level: 'error', stream: { write: (s: string) => lines.push(JSON.parse(s)) } } });
+    app.get('/fails-for-logs', { schema: { hide: true } as object }, async () => {
+      throw new Error('the disk is on fire');
+    });
+    await app.ready();
+    try {
+      const ok = await app.inject({ url: `${API_PREFIX}/ping`, headers: { authorization: ctx.platform.auth } });
+      expect(ok.statusCode).toBe(200);
+      const refused = await app.inject({ url: `${API_PREFIX}/customers?limit=0`, headers: { authorization: ctx.platform.auth } });
+      expect(refused.statusCode).toBe(400);
+      expect(lines).toEqual([]);
+
+      const failed = await app.inject({ url: '/fails-for-logs', headers: { 'x-request-id': 'trace-fire-1' } });
+      expect(failed.statusCode).toBe(500);
+      expect(failed.body).not.toContain('on fire');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ level: 50, reqId: 'trace-fire-1', msg: 'request failed', err: { message: 'the disk is on fire' } });
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -1,0 +1,75 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type Bindings = Record<string, unknown>;
+/** What Fastify passes for a route: its own log level or serialisers, if it has them. */
+interface Options {
+  level?: string;
+  serializers?: unknown;
+}
+/** The application's logger, pino: Fastify's logger type leaves out `isLevelEnabled`. */
+type Pino = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+
+/**
+ * A request's logger (`req.log`) that becomes pino's child, with the request id bound, when it
+ * first writes a line. Making a pino child serialises its bindings through the redaction rules,
+ * which cost more than all the rest of a GET /ping's logging; at `LOG_LEVEL=warn` or `error` most
+ * requests never write a line, so most never pay for it. A level that is off is a no-op, as in pino.
+ */
+class LazyRequestLogger {
+  #child: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: Pino,
+    private readonly bindings: Bindings,
+    private readonly options: Options,
+  ) {}
+
+  get level(): string {
+    return this.parent.level;
+  }
+
+  #write(level: Level, args: unknown[]) {
+    if (!this.parent.isLevelEnabled(level)) return;
+    this.#child ??= this.parent.child(this.bindings, this.options as object);
+    (this.#child[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]) {
+    this.#write('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.#write('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.#write('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.#write('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.#write('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.#write('trace', args);
+  }
+  silent() {}
+
+  isLevelEnabled(level: string): boolean {
+    return this.parent.isLevelEnabled(level);
+  }
+
+  child(bindings: Bindings, options?: Options): FastifyBaseLogger {
+    this.#child ??= this.parent.child(this.bindings, this.options as object);
+    return this.#child.child(bindings, options as object);
+  }
+}
+
+/**
+ * Fastify's `childLoggerFactory`. A route with a log level or serialisers of its own gets pino's
+ * child at once, since only pino knows what they change.
+ */
+export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: Options): FastifyBaseLogger {
+  if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options as object);
+  return new LazyRequestLogger(logger as Pino, bindings, options) as unknown as FastifyBaseLogger;
+}
