@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = (typeof LEVELS)[number];
 type Bindings = Record<string, unknown>;
 /** What Fastify passes for a route: its own log level or serialisers, if it has them. */
 interface Options {
@@ -17,6 +18,17 @@ type Pino = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
  * requests never write a line, so most never pay for it. A level that is off is a no-op, as in pino.
  */
 class LazyRequestLogger {
+  // One method per level (fatal … trace), each writing through the child.
+  static {
+    for (const level of LEVELS) {
+      Object.defineProperty(LazyRequestLogger.prototype, level, {
+        value(this: LazyRequestLogger, ...args: unknown[]) {
+          this.#write(level, args);
+        },
+      });
+    }
+  }
+
   #child: FastifyBaseLogger | undefined;
 
   constructor(
@@ -29,30 +41,15 @@ class LazyRequestLogger {
     return this.parent.level;
   }
 
-  #write(level: Level, args: unknown[]) {
-    if (!this.parent.isLevelEnabled(level)) return;
-    this.#child ??= this.parent.child(this.bindings, this.options as object);
-    (this.#child[level] as (...a: unknown[]) => void)(...args);
+  /** pino's child for this request, made on first use. */
+  #real(): FastifyBaseLogger {
+    return (this.#child ??= this.parent.child(this.bindings, this.options as object));
   }
 
-  fatal(...args: unknown[]) {
-    this.#write('fatal', args);
+  #write(level: Level, args: unknown[]) {
+    if (this.parent.isLevelEnabled(level)) (this.#real()[level] as (...a: unknown[]) => void)(...args);
   }
-  error(...args: unknown[]) {
-    this.#write('error', args);
-  }
-  warn(...args: unknown[]) {
-    this.#write('warn', args);
-  }
-  info(...args: unknown[]) {
-    this.#write('info', args);
-  }
-  debug(...args: unknown[]) {
-    this.#write('debug', args);
-  }
-  trace(...args: unknown[]) {
-    this.#write('trace', args);
-  }
+
   silent() {}
 
   isLevelEnabled(level: string): boolean {
@@ -60,8 +57,7 @@ class LazyRequestLogger {
   }
 
   child(bindings: Bindings, options?: Options): FastifyBaseLogger {
-    this.#child ??= this.parent.child(this.bindings, this.options as object);
-    return this.#child.child(bindings, options as object);
+    return this.#real().child(bindings, options as object);
   }
 }
 
