@@ -1,13 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChildLoggerOptions as Options } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 type Level = (typeof LEVELS)[number];
 type Bindings = Record<string, unknown>;
-/** What Fastify passes for a route: its own log level or serialisers, if it has them. */
-interface Options {
-  level?: string;
-  serializers?: unknown;
-}
 /** The application's logger, pino: Fastify's logger type leaves out `isLevelEnabled`. */
 type Pino = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
@@ -43,7 +39,7 @@ class LazyRequestLogger {
 
   /** pino's child for this request, made on first use. */
   #real(): FastifyBaseLogger {
-    return (this.#child ??= this.parent.child(this.bindings, this.options as object));
+    return (this.#child ??= this.parent.child(this.bindings, this.options));
   }
 
   #write(level: Level, args: unknown[]) {
@@ -57,7 +53,7 @@ class LazyRequestLogger {
   }
 
   child(bindings: Bindings, options?: Options): FastifyBaseLogger {
-    return this.#real().child(bindings, options as object);
+    return this.#real().child(bindings, options);
   }
 }
 
@@ -66,6 +62,6 @@ class LazyRequestLogger {
  * child at once, since only pino knows what they change.
  */
 export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: Options): FastifyBaseLogger {
-  if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options as object);
+  if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
   return new LazyRequestLogger(logger as Pino, bindings, options) as unknown as FastifyBaseLogger;
 }
