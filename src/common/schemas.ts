@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import countries from 'i18n-iso-countries';
+// The package's entry without its 78 languages of country names (~0.9 MB): only the codes are needed.
+import countries from 'i18n-iso-countries/index.js';
 import { CURRENCY_CODES, isSupportedCurrency } from './currencies.js';
 
 /**
