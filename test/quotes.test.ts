@@ -224,6 +224,32 @@ describe('executing quotes', () => {
     await expectLedgerBalanced(ctx);
   });
 
+  it('immediatelyExecute beyond the balance: 400 INSUFFICIENT_FUNDS, and neither the quote nor its transaction exists; within it, one row each with its whole history', async () => {
+    const { usd, iban } = await setup(5_000);
+    const [quotesBefore, transactionsBefore] = [await count('quotes'), await count('transactions')];
+    const refused = await quoteFromAccount(ctx, usd, iban, 10_000, { immediatelyExecute: true });
+    expect(expectError(refused, 400, 'INSUFFICIENT_FUNDS').details).toMatchObject({ accountId: usd, available: 5_000 });
+    expect([await count('quotes'), await count('transactions')]).toEqual([quotesBefore, transactionsBefore]);
+    expect(await balance(ctx, usd)).toBe(5_000);
+    const paid = await quoteFromAccount(ctx, usd, iban, 5_000, { immediatelyExecute: true });
+    expect(paid.body.status).toBe('COMPLETED');
+    expect([await count('quotes'), await count('transactions')]).toEqual([quotesBefore + 1, transactionsBefore + 1]);
+    const history = await ctx.container.db
+      .executor()
+      .selectFrom('transaction_history')
+      .select(['from_status', 'to_status'])
+      .where('transaction_id', '=', paid.body.transactionId)
+      .orderBy('id')
+      .execute();
+    expect(history).toEqual([
+      { from_status: 'PENDING', to_status: 'PROCESSING' },
+      { from_status: 'PROCESSING', to_status: 'COMPLETED' },
+    ]);
+    expect(await webhookStatuses(ctx, receiver, paid.body.transactionId)).toEqual(['PROCESSING', 'COMPLETED']);
+    expect((await call(ctx, 'GET', `/quotes/${paid.body.id}`)).body.status).toBe('COMPLETED');
+    expect(await balance(ctx, usd)).toBe(0);
+  });
+
   it('never after expiresAt (400 QUOTE_EXPIRED); the expiry job marks quote and transaction EXPIRED with a webhook', async () => {
     const { usd, iban } = await setup();
     const q = (await quoteFromAccount(ctx, usd, iban, 10_000)).body;

@@ -14,7 +14,7 @@ import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
 import { payoutRow } from '../transactions/row.js';
-import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
+import type { TransactionRow } from '../transactions/repository.js';
 import { incomingRepository as repo } from './repository.js';
 
 export async function forwardToDeposit(deps: { db: Database; clock: Clock; fx: Fx; engine: PaymentEngine }, trx: Executor, row: TransactionRow): Promise<void> {
@@ -38,7 +38,6 @@ export async function forwardToDeposit(deps: { db: Database; clock: Clock; fx: F
     price,
     description: `UMA payment ${row.id} forwarded to the default UMA deposit account`,
   });
-  await transactionRepository.insert(deps.db, payout);
   await repo.update(trx, row.id, { deposit_account_id: account.id, deposit_transaction_id: payout.id, updated_at: now });
-  await deps.engine.initiate(trx, payout, account, 'incoming UMA payment forwarded to the default UMA deposit account');
+  await deps.engine.create(trx, payout, account, 'incoming UMA payment forwarded to the default UMA deposit account');
 }

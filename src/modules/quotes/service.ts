@@ -70,8 +70,10 @@ export function createQuoteService(deps: QuoteServiceDeps) {
   /**
    * Executes inside the caller's transaction: checks, then the payment engine. `checked`: the
    * destination account as this same request checked it (immediatelyExecute), not read again.
+   * `stored`: false when the quote's transaction row was made in this request and is not stored
+   * yet (immediatelyExecute): the engine stores it as it starts.
    */
-  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, checked?: ExternalAccountRow): Promise<QuoteView> {
+  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, checked?: ExternalAccountRow, stored = true): Promise<QuoteView> {
     if (quote.funding === 'REALTIME') throw quoteErrors.QUOTE_REQUIRES_FUNDING({ quoteId: quote.id });
     if (tx.status === 'EXPIRED' || (tx.status === 'PENDING' && clock.now().toISOString() >= quote.expires_at)) {
       throw quoteErrors.QUOTE_EXPIRED({ quoteId: quote.id, expiresAt: quote.expires_at });
@@ -85,7 +87,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     }
     const done = deps.uma().isUmaPayment(tx)
       ? await deps.uma().initiate(trx, scope, quote, tx, 'quote executed')
-      : await engine.initiate(trx, tx, checked ?? (await payableAccounts(trx, scope, tx)), 'quote executed');
+      : await (stored ? engine.initiate : engine.create)(trx, tx, checked ?? (await payableAccounts(trx, scope, tx)), 'quote executed');
     if (!done) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id });
     return quoteView(quote, done);
   }
@@ -202,10 +204,18 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         created_at: now.toISOString(),
       };
       return db.tx(async (trx) => {
+        // Executed at once, the quote never waits for its expiry: it commits executed or not at
+        // all. Its transaction row is stored as the payment starts (one write, not an insert and
+        // an update), then the quote that refers to it. A UMA payment's row is stored first: its
+        // start goes through the UMA side.
+        if (input.immediatelyExecute && destinationAccount) {
+          const executed = await executeIn(trx, scope, quote, tx, destinationAccount, false);
+          await repo.insert(db, quote);
+          return executed;
+        }
         await transactionRepository.insert(db, tx);
         await repo.insert(db, quote);
-        // Executed at once, the quote never waits for its expiry: it commits executed or not at all.
-        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx, destinationAccount);
+        if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx);
         await engine.scheduleExpiry({ quoteId, transactionId, platformId: scope.platformId, environment: scope.environment }, expiresAt);
         return quoteView(quote, tx);
       });

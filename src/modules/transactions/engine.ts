@@ -1,6 +1,6 @@
 /**
- * The payment engine: starts a payment whose transaction row exists (reserve the funds, ask the
- * rail for its plan, apply what is due at once, schedule the rest as durable jobs) and applies
+ * The payment engine: starts a payment (reserve the funds, ask the rail for its plan, apply what
+ * is due at once, schedule the rest as durable jobs) and applies
  * rail events later, from the worker or from an operator. Everything runs in the caller's
  * transaction; no I/O.
  */
@@ -63,6 +63,36 @@ export function createPaymentEngine(deps: {
     return completion ? new Date(now + completion.afterMs).toISOString() : null;
   }
 
+  /**
+   * PENDING → PROCESSING and onwards: reserves the funds (INSUFFICIENT_FUNDS rolls everything
+   * back), then follows the rail's plan for the external account. `stored`: whether the row is
+   * in the database already; a new one is stored by its first status change.
+   */
+  async function start(trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string, stored: boolean) {
+    const rail = rails[row.environment as Scope['environment']];
+    const plan = row.type === 'INCOMING' ? rail.planPull(external) : rail.planPayout(external);
+    const now = clock.now().getTime();
+    const railCause = (e: RailEvent) => `${rail.name} rail: ${e.kind.toLowerCase()}`;
+    // The rail settles at once (the instant sandbox and most payouts): one pass, posted at once.
+    const [first, ...rest] = plan;
+    const settlesNow = first?.afterMs === 0 && first.event.kind === 'COMPLETE';
+    let current = settlesNow
+      ? await lifecycle.startCompleted(row, cause, railCause(first.event), stored)
+      : await lifecycle.startProcessing(row, cause, settlementOf(plan, now), stored);
+    if (!current) return undefined;
+    let immediate = true;
+    for (const step of settlesNow ? rest : plan) {
+      immediate &&= step.afterMs === 0;
+      if (immediate) {
+        current = await apply(trx, current, step.event, railCause(step.event));
+        continue;
+      }
+      const payload: StepPayload = { transactionId: row.id, platformId: row.platform_id, environment: row.environment, event: step.event };
+      await jobs.enqueue({ kind: PAYMENT_STEP_JOB, subject: paymentSubject(row.id), payload, runAt: new Date(now + step.afterMs) });
+    }
+    return current;
+  }
+
   return {
     /** Runs one claimed payment job in the caller's transaction (the sandbox clock's advance). */
     runJob: (trx: Executor, job: Job) => handle(trx, job),
@@ -71,34 +101,18 @@ export function createPaymentEngine(deps: {
     apply,
 
     /**
-     * PENDING → PROCESSING and onwards: reserves the funds (INSUFFICIENT_FUNDS rolls everything
-     * back), then follows the rail's plan for the external account. Undefined when the
-     * transaction was no longer PENDING (a concurrent request won).
+     * Starts a stored PENDING payment (see start). Undefined when the transaction was no longer
+     * PENDING (a concurrent request won).
      */
-    async initiate(trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string): Promise<TransactionRow | undefined> {
-      const rail = rails[row.environment as Scope['environment']];
-      const plan = row.type === 'INCOMING' ? rail.planPull(external) : rail.planPayout(external);
-      const now = clock.now().getTime();
-      const railCause = (e: RailEvent) => `${rail.name} rail: ${e.kind.toLowerCase()}`;
-      // The rail settles at once (the instant sandbox and most payouts): one pass, posted at once.
-      const [first, ...rest] = plan;
-      const settlesNow = first?.afterMs === 0 && first.event.kind === 'COMPLETE';
-      let current = settlesNow
-        ? await lifecycle.startCompleted(row, cause, railCause(first.event))
-        : await lifecycle.startProcessing(row, cause, settlementOf(plan, now));
-      if (!current) return undefined;
-      let immediate = true;
-      for (const step of settlesNow ? rest : plan) {
-        immediate &&= step.afterMs === 0;
-        if (immediate) {
-          current = await apply(trx, current, step.event, railCause(step.event));
-          continue;
-        }
-        const payload: StepPayload = { transactionId: row.id, platformId: row.platform_id, environment: row.environment, event: step.event };
-        await jobs.enqueue({ kind: PAYMENT_STEP_JOB, subject: paymentSubject(row.id), payload, runAt: new Date(now + step.afterMs) });
-      }
-      return current;
-    },
+    initiate: (trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string) => start(trx, row, external, cause, true),
+
+    /**
+     * Starts a payment made in this request and not stored yet (see start): its row is written
+     * once, as it leaves PENDING, not inserted and then updated. Nobody else knows its id, so it
+     * cannot lose a race.
+     */
+    create: async (trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string): Promise<TransactionRow> =>
+      (await start(trx, row, external, cause, false))!,
 
     /** Schedules the expiry of a quote's transaction at expiresAt. */
     scheduleExpiry(p: ExpirePayload, expiresAt: Date) {

@@ -2,7 +2,8 @@
  * Transaction statuses change only here (ARCHITECTURE rule 2). Each exported function is a named
  * transition of TRANSITIONS (or a short chain of them decided in one go): one guarded UPDATE …
  * WHERE status = :from (zero rows means another request got there first, reported as
- * undefined), the ledger movement that goes with it, a history entry (time and cause) and a
+ * undefined), or for a payment made in this request and not stored yet, the INSERT of its row as
+ * it leaves PENDING; the ledger movement that goes with it, a history entry (time and cause) and a
  * webhook per status passed, all in the caller's database transaction, in one statement per table.
  */
 import type { Clock } from '../../common/clock.js';
@@ -14,7 +15,7 @@ import type { Outbox } from '../../events/index.js';
 import { paymentLegs, returnLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
-import type { TransactionRow } from './repository.js';
+import { transactionRepository, type TransactionRow } from './repository.js';
 import type { TransactionStatus } from './schemas.js';
 import { transactionView, type StoredRefund } from './view.js';
 
@@ -59,9 +60,10 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
 
   /**
    * Moves the row through the steps (each an allowed transition from the one before) with one
-   * guarded UPDATE; a history row and a webhook per step show every status it passed.
+   * guarded UPDATE, or one INSERT when it is not `stored` yet; a history row and a webhook per
+   * step show every status it passed.
    */
-  async function move(row: TransactionRow, steps: Step[]): Promise<TransactionRow | undefined> {
+  async function move(row: TransactionRow, steps: Step[], stored = true): Promise<TransactionRow | undefined> {
     const now = clock.now().toISOString();
     const passed: TransactionRow[] = [];
     let current = row;
@@ -71,17 +73,20 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       current = { ...current, ...step.changes, status: step.to, updated_at: now };
       passed.push(current);
     }
-    const changed = await db.execute(UPDATE_STATUS, [
-      current.status,
-      now,
-      current.settled_at,
-      current.failure_reason,
-      current.refund,
-      current.pending_transfer_ids,
-      row.id,
-      row.status,
-    ]);
-    if (changed === 0) return undefined;
+    if (!stored) await transactionRepository.insert(db, current);
+    else {
+      const changed = await db.execute(UPDATE_STATUS, [
+        current.status,
+        now,
+        current.settled_at,
+        current.failure_reason,
+        current.refund,
+        current.pending_transfer_ids,
+        row.id,
+        row.status,
+      ]);
+      if (changed === 0) return undefined;
+    }
     const scope = scopeOf(row);
     const history = steps.map((step, i) => [
       newId('TransactionEvent'),
@@ -113,10 +118,10 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
     /**
      * PENDING → PROCESSING: funds received or debited; the payment's transfers are reserved (to
      * be posted or voided later) and their ids saved with the row. Undefined when the row was no
-     * longer PENDING.
+     * longer PENDING. `stored`: false for a row made in this request (move).
      */
-    async startProcessing(row: TransactionRow, cause: string, settledAt: string | null): Promise<TransactionRow | undefined> {
-      const started = await move(row, [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt } }]);
+    async startProcessing(row: TransactionRow, cause: string, settledAt: string | null, stored = true): Promise<TransactionRow | undefined> {
+      const started = await move(row, [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt } }], stored);
       if (!started) return undefined;
       // INSUFFICIENT_FUNDS is raised here, inside the guarded ledger UPDATE: the caller's
       // transaction rolls back, the status change and its webhook with it.
@@ -135,15 +140,20 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
      * PENDING → PROCESSING → COMPLETED in one pass, for a rail that settles inside this
      * transaction: the transfers are posted at once (nothing to reserve first), and both statuses
      * are recorded and sent as webhooks, as a payment that settled later would show them.
+     * `stored`: false for a row made in this request (move).
      */
-    async startCompleted(row: TransactionRow, cause: string, completedCause: string): Promise<TransactionRow | undefined> {
+    async startCompleted(row: TransactionRow, cause: string, completedCause: string, stored = true): Promise<TransactionRow | undefined> {
       const scope = scopeOf(row);
       // The guarded UPDATE first: a concurrent request that won leaves nothing to post.
       const now = clock.now().toISOString();
-      const done = await move(row, [
-        { to: 'PROCESSING', cause, changes: { settled_at: now } },
-        { to: 'COMPLETED', cause: completedCause, changes: { settled_at: now } },
-      ]);
+      const done = await move(
+        row,
+        [
+          { to: 'PROCESSING', cause, changes: { settled_at: now } },
+          { to: 'COMPLETED', cause: completedCause, changes: { settled_at: now } },
+        ],
+        stored,
+      );
       if (!done) return undefined;
       await ledger.transfer(scope, { businessId: row.id, description: `${row.kind} ${row.id}`, transfers: await paymentLegs(ledger, scope, row) });
       return done;

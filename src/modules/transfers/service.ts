@@ -16,7 +16,7 @@ import { newFundingReference } from '../internal-accounts/instructions.js';
 import { priceTransfer, type Fx } from '../quotes/pricing.js';
 import type { PaymentEngine } from '../transactions/engine.js';
 import { newPaymentRow, payoutRow } from '../transactions/row.js';
-import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
+import type { TransactionRow } from '../transactions/repository.js';
 import {
   checkCurrencyLimits,
   counterpartyInformation,
@@ -40,9 +40,7 @@ export function createTransferService(deps: TransferServiceDeps) {
 
   async function start(scope: Scope, row: TransactionRow, external: ExternalAccountRow, cause: string) {
     return db.tx(async (trx) => {
-      await transactionRepository.insert(db, row);
-      // A fresh row is PENDING and nobody else knows its id, so initiate cannot lose a race.
-      return transactionView((await engine.initiate(trx, row, external, cause))!);
+      return transactionView(await engine.create(trx, row, external, cause));
     });
   }
 
