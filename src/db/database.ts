@@ -56,7 +56,8 @@ export interface Database {
   /**
    * A write whose outcome no caller waits for (rows appended under fresh ids: history, events,
    * deliveries, journal legs; list-count changes). In a PostgreSQL transaction consecutive appends
-   * travel as one statement, sent before the transaction's next statement or before it ends, so a
+   * travel as one statement, sent before the transaction's next statement (unless that statement
+   * touches no table they write: Statement.touches) or before it ends, so a
    * failing append fails its transaction as any write does, only not at its own call. Elsewhere
    * (SQLite has no round trips to save, or no transaction is open) it runs at once. Never for a
    * write whose error a caller turns into an answer (a unique key's conflict): use execute.

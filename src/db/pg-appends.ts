@@ -45,6 +45,8 @@ export function combine(parts: readonly Statement[]): Statement {
 export function appendQueue(client: pg.PoolClient, stats: DbStats) {
   let parts: Statement[] = [];
   let params: unknown[] = [];
+  // The tables the queued parts write; undefined for a part whose table is not plain to see.
+  let written = new Set<string | undefined>();
 
   function flush(): Promise<void> | undefined {
     if (parts.length === 0) return undefined;
@@ -52,6 +54,7 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
     const values = params;
     parts = [];
     params = [];
+    written = new Set();
     stats.statements++;
     return client.query({ name: s.name, text: s.postgres, values }).then(() => undefined);
   }
@@ -65,13 +68,21 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
       if (parts.some((p) => p.name === s.name) || params.length + values.length > MAX_PARAMS) await flush();
       parts.push(s);
       params.push(...values);
+      written.add(/^\s*insert into (\w+)/i.exec(s.postgres)?.[1]);
     },
     /** Sends what waits (before any other statement on the client, and before the transaction's savepoint is released or it commits). */
     flush,
+    /** Sends what waits unless `s` may go first (Statement.touches): before every statement that reads or writes what they write. */
+    before(s: Statement): Promise<void> | undefined {
+      if (parts.length === 0) return undefined;
+      if (s.touches && !written.has(undefined) && !s.touches.some((table) => written.has(table))) return undefined;
+      return flush();
+    },
     /** Forgets what waits: the transaction (or its savepoint) is being rolled back. */
     discard() {
       parts = [];
       params = [];
+      written = new Set();
     },
   };
 }

@@ -18,14 +18,18 @@ const CEILING = 'credits_posted + cast(? as bigint) + credits_pending + cast(? a
  * statistics walked the (platform_id, environment, system_code, currency) index with the id as a
  * filter, through every account of the platform.
  */
-export const APPLY_DELTA = statement(`update ledger_accounts set
+export const APPLY_DELTA = statement(
+  `update ledger_accounts set
     debits_pending = debits_pending + cast(? as bigint),
     debits_posted = debits_posted + cast(? as bigint),
     credits_pending = credits_pending + cast(? as bigint),
     credits_posted = credits_posted + cast(? as bigint),
     updated_at = ?
   where id = ? and platform_id is not distinct from ? and environment is not distinct from ? and currency is not distinct from ?
-    and (non_negative = 0 or (${AVAILABLE} >= 0 and ${CEILING} <= ${MAX} and ${AVAILABLE} >= -${MAX}))`);
+    and (non_negative = 0 or (${AVAILABLE} >= 0 and ${CEILING} <= ${MAX} and ${AVAILABLE} >= -${MAX}))`,
+  // The journal's rows queued before it (Database.append) go with those after it: one round trip.
+  { touches: ['ledger_accounts'] },
+);
 
 /**
  * A system account's movement, kept aside until the fold adds it to the account's totals
