@@ -10,6 +10,7 @@ import { currency as currencyInfo } from '../../common/currencies.js';
 import { externalAccountRepository, type ExternalAccountRow } from '../external-accounts/repository.js';
 import { fundingInstructions, newFundingReference } from '../internal-accounts/instructions.js';
 import type { PaymentEngine } from '../transactions/engine.js';
+import type { Store } from '../transactions/lifecycle.js';
 import type { TransactionRow } from '../transactions/repository.js';
 import { transactionRepository } from '../transactions/repository.js';
 import { newPaymentRow } from '../transactions/row.js';
@@ -70,10 +71,10 @@ export function createQuoteService(deps: QuoteServiceDeps) {
   /**
    * Executes inside the caller's transaction: checks, then the payment engine. `checked`: the
    * destination account as this same request checked it (immediatelyExecute), not read again.
-   * `stored`: false when the quote's transaction row was made in this request and is not stored
-   * yet (immediatelyExecute): the engine stores it as it starts.
+   * `store`: how the quote and its transaction, made in this request and not stored yet
+   * (immediatelyExecute), are stored as the payment starts.
    */
-  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, checked?: ExternalAccountRow, stored = true): Promise<QuoteView> {
+  async function executeIn(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, checked?: ExternalAccountRow, store?: Store): Promise<QuoteView> {
     if (quote.funding === 'REALTIME') throw quoteErrors.QUOTE_REQUIRES_FUNDING({ quoteId: quote.id });
     if (tx.status === 'EXPIRED' || (tx.status === 'PENDING' && clock.now().toISOString() >= quote.expires_at)) {
       throw quoteErrors.QUOTE_EXPIRED({ quoteId: quote.id, expiresAt: quote.expires_at });
@@ -85,9 +86,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       for (const id of new Set([tx.customer_id, checked?.customer_id ?? null].filter((c): c is string => c !== null)))
         requireVerified(scope, await deps.customers.getLive(scope, id));
     }
+    const account = async () => checked ?? (await payableAccounts(trx, scope, tx));
     const done = deps.uma().isUmaPayment(tx)
       ? await deps.uma().initiate(trx, scope, quote, tx, 'quote executed')
-      : await (stored ? engine.initiate : engine.create)(trx, tx, checked ?? (await payableAccounts(trx, scope, tx)), 'quote executed');
+      : store
+        ? await engine.create(trx, tx, await account(), 'quote executed', store)
+        : await engine.initiate(trx, tx, await account(), 'quote executed');
     if (!done) throw quoteErrors.QUOTE_NOT_PENDING({ quoteId: quote.id });
     return quoteView(quote, done);
   }
@@ -206,12 +210,13 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       return db.tx(async (trx) => {
         // Executed at once, the quote never waits for its expiry: it commits executed or not at
         // all. Its transaction row is stored as the payment starts (one write, not an insert and
-        // an update), then the quote that refers to it. A UMA payment's row is stored first: its
-        // start goes through the UMA side.
+        // an update), the quote that refers to it right after. A UMA payment's row is stored
+        // first: its start goes through the UMA side.
         if (input.immediatelyExecute && destinationAccount) {
-          const executed = await executeIn(trx, scope, quote, tx, destinationAccount, false);
-          await repo.insert(db, quote);
-          return executed;
+          return executeIn(trx, scope, quote, tx, destinationAccount, async (row) => {
+            await transactionRepository.insert(db, row);
+            await repo.insert(db, quote);
+          });
         }
         await transactionRepository.insert(db, tx);
         await repo.insert(db, quote);

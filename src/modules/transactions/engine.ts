@@ -11,7 +11,7 @@ import type { Job, JobQueue } from '../../db/jobs.js';
 import type { Rails, RailEvent, RailStep } from '../../rails/index.js';
 import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import { transactionErrors } from './errors.js';
-import type { Lifecycle } from './lifecycle.js';
+import type { Lifecycle, Store } from './lifecycle.js';
 import { transactionRepository as repo, type TransactionRow } from './repository.js';
 
 export const PAYMENT_STEP_JOB = 'payment.step';
@@ -65,10 +65,10 @@ export function createPaymentEngine(deps: {
 
   /**
    * PENDING → PROCESSING and onwards: reserves the funds (INSUFFICIENT_FUNDS rolls everything
-   * back), then follows the rail's plan for the external account. `stored`: whether the row is
-   * in the database already; a new one is stored by its first status change.
+   * back), then follows the rail's plan for the external account. `store`: for a row not stored
+   * yet, stored by its first status change.
    */
-  async function start(trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string, stored: boolean) {
+  async function start(trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string, store?: Store) {
     const rail = rails[row.environment as Scope['environment']];
     const plan = row.type === 'INCOMING' ? rail.planPull(external) : rail.planPayout(external);
     const now = clock.now().getTime();
@@ -77,8 +77,8 @@ export function createPaymentEngine(deps: {
     const [first, ...rest] = plan;
     const settlesNow = first?.afterMs === 0 && first.event.kind === 'COMPLETE';
     let current = settlesNow
-      ? await lifecycle.startCompleted(row, cause, railCause(first.event), stored)
-      : await lifecycle.startProcessing(row, cause, settlementOf(plan, now), stored);
+      ? await lifecycle.startCompleted(row, cause, railCause(first.event), store)
+      : await lifecycle.startProcessing(row, cause, settlementOf(plan, now), store);
     if (!current) return undefined;
     let immediate = true;
     for (const step of settlesNow ? rest : plan) {
@@ -104,15 +104,20 @@ export function createPaymentEngine(deps: {
      * Starts a stored PENDING payment (see start). Undefined when the transaction was no longer
      * PENDING (a concurrent request won).
      */
-    initiate: (trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string) => start(trx, row, external, cause, true),
+    initiate: (trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string) => start(trx, row, external, cause),
 
     /**
      * Starts a payment made in this request and not stored yet (see start): its row is written
-     * once, as it leaves PENDING, not inserted and then updated. Nobody else knows its id, so it
-     * cannot lose a race.
+     * once, as it leaves PENDING, not inserted and then updated (`store`: with the rows that refer
+     * to it). Nobody else knows its id, so it cannot lose a race.
      */
-    create: async (trx: Executor, row: TransactionRow, external: ExternalAccountRow, cause: string): Promise<TransactionRow> =>
-      (await start(trx, row, external, cause, false))!,
+    create: async (
+      trx: Executor,
+      row: TransactionRow,
+      external: ExternalAccountRow,
+      cause: string,
+      store: Store = (r) => repo.insert(db, r),
+    ): Promise<TransactionRow> => (await start(trx, row, external, cause, store))!,
 
     /** Schedules the expiry of a quote's transaction at expiresAt. */
     scheduleExpiry(p: ExpirePayload, expiresAt: Date) {

@@ -15,7 +15,7 @@ import type { Outbox } from '../../events/index.js';
 import { paymentLegs, returnLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureReason } from '../../rails/types.js';
 import { newFundingReference } from '../internal-accounts/instructions.js';
-import { transactionRepository, type TransactionRow } from './repository.js';
+import type { TransactionRow } from './repository.js';
 import type { TransactionStatus } from './schemas.js';
 import { transactionView, type StoredRefund } from './view.js';
 
@@ -35,6 +35,12 @@ export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly Transactio
 
 /** The columns a transition may change, besides status and updated_at. */
 type Changes = Partial<Pick<TransactionRow, 'settled_at' | 'failure_reason' | 'refund' | 'pending_transfer_ids'>>;
+
+/**
+ * How a payment made in this request, not stored yet, is stored as it leaves PENDING: its row
+ * (transactionRepository.insert) and any row that refers to it (its quote).
+ */
+export type Store = (row: TransactionRow) => Promise<void>;
 
 /** One status passed: where to, why, and what changes with it. */
 interface Step {
@@ -60,10 +66,10 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
 
   /**
    * Moves the row through the steps (each an allowed transition from the one before) with one
-   * guarded UPDATE, or one INSERT when it is not `stored` yet; a history row and a webhook per
-   * step show every status it passed.
+   * guarded UPDATE, or stored by `store` when it is not stored yet; a history row and a webhook
+   * per step show every status it passed.
    */
-  async function move(row: TransactionRow, steps: Step[], stored = true): Promise<TransactionRow | undefined> {
+  async function move(row: TransactionRow, steps: Step[], store?: Store): Promise<TransactionRow | undefined> {
     const now = clock.now().toISOString();
     const passed: TransactionRow[] = [];
     let current = row;
@@ -73,7 +79,7 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
       current = { ...current, ...step.changes, status: step.to, updated_at: now };
       passed.push(current);
     }
-    if (!stored) await transactionRepository.insert(db, current);
+    if (store) await store(current);
     else {
       const changed = await db.execute(UPDATE_STATUS, [
         current.status,
@@ -118,10 +124,10 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
     /**
      * PENDING → PROCESSING: funds received or debited; the payment's transfers are reserved (to
      * be posted or voided later) and their ids saved with the row. Undefined when the row was no
-     * longer PENDING. `stored`: false for a row made in this request (move).
+     * longer PENDING. `store`: for a row made in this request (move).
      */
-    async startProcessing(row: TransactionRow, cause: string, settledAt: string | null, stored = true): Promise<TransactionRow | undefined> {
-      const started = await move(row, [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt } }], stored);
+    async startProcessing(row: TransactionRow, cause: string, settledAt: string | null, store?: Store): Promise<TransactionRow | undefined> {
+      const started = await move(row, [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt } }], store);
       if (!started) return undefined;
       // INSUFFICIENT_FUNDS is raised here, inside the guarded ledger UPDATE: the caller's
       // transaction rolls back, the status change and its webhook with it.
@@ -140,9 +146,9 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
      * PENDING → PROCESSING → COMPLETED in one pass, for a rail that settles inside this
      * transaction: the transfers are posted at once (nothing to reserve first), and both statuses
      * are recorded and sent as webhooks, as a payment that settled later would show them.
-     * `stored`: false for a row made in this request (move).
+     * `store`: for a row made in this request (move).
      */
-    async startCompleted(row: TransactionRow, cause: string, completedCause: string, stored = true): Promise<TransactionRow | undefined> {
+    async startCompleted(row: TransactionRow, cause: string, completedCause: string, store?: Store): Promise<TransactionRow | undefined> {
       const scope = scopeOf(row);
       // The guarded UPDATE first: a concurrent request that won leaves nothing to post.
       const now = clock.now().toISOString();
@@ -152,7 +158,7 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
           { to: 'PROCESSING', cause, changes: { settled_at: now } },
           { to: 'COMPLETED', cause: completedCause, changes: { settled_at: now } },
         ],
-        stored,
+        store,
       );
       if (!done) return undefined;
       await ledger.transfer(scope, { businessId: row.id, description: `${row.kind} ${row.id}`, transfers: await paymentLegs(ledger, scope, row) });
