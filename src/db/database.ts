@@ -56,7 +56,7 @@ export interface Database {
   /**
    * A write whose outcome no caller waits for (rows appended under fresh ids: history, events,
    * deliveries, journal legs; list-count changes). In a PostgreSQL transaction consecutive appends
-   * travel as one statement, sent before the transaction's next statement (unless that statement
+   * travel as one statement, sent before the transaction's next statement (or with it, when it
    * touches no table they write: Statement.touches) or before it ends, so a
    * failing append fails its transaction as any write does, only not at its own call. Elsewhere
    * (SQLite has no round trips to save, or no transaction is open) it runs at once. Never for a

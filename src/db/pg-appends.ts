@@ -48,15 +48,19 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
   // The tables the queued parts write; undefined for a part whose table is not plain to see.
   let written = new Set<string | undefined>();
 
-  function flush(): Promise<void> | undefined {
-    if (parts.length === 0) return undefined;
-    const s = combine(parts);
-    const values = params;
+  /** Sends the queued parts, with `last` as the statement's last part when given. */
+  function send(last?: { s: Statement; values: readonly unknown[] }): Promise<pg.QueryResult> {
+    const s = combine(last ? [...parts, last.s] : parts);
+    const values = last ? [...params, ...last.values] : params;
     parts = [];
     params = [];
     written = new Set();
     stats.statements++;
-    return client.query({ name: s.name, text: s.postgres, values }).then(() => undefined);
+    return client.query({ name: s.name, text: s.postgres, values });
+  }
+
+  function flush(): Promise<void> | undefined {
+    return parts.length === 0 ? undefined : send().then(() => undefined);
   }
 
   return {
@@ -72,11 +76,22 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
     },
     /** Sends what waits (before any other statement on the client, and before the transaction's savepoint is released or it commits). */
     flush,
-    /** Sends what waits unless `s` may go first (Statement.touches): before every statement that reads or writes what they write. */
-    before(s: Statement): Promise<void> | undefined {
-      if (parts.length === 0) return undefined;
-      if (s.touches && !written.has(undefined) && !s.touches.some((table) => written.has(table))) return undefined;
-      return flush();
+    /**
+     * Runs a statement after what waits: in one statement with it, as its last part (whose rows
+     * and count the result holds), when `s` touches no table the queued parts write
+     * (Statement.touches); else once they are sent.
+     */
+    async run(s: Statement, values: readonly unknown[]): Promise<pg.QueryResult> {
+      const joins =
+        parts.length > 0 &&
+        s.touches !== undefined &&
+        !written.has(undefined) &&
+        !s.touches.some((table) => written.has(table)) &&
+        params.length + values.length <= MAX_PARAMS;
+      if (joins) return send({ s, values });
+      await flush();
+      stats.statements++;
+      return client.query({ name: s.name, text: s.postgres, values: values as unknown[] });
     },
     /** Forgets what waits: the transaction (or its savepoint) is being rolled back. */
     discard() {

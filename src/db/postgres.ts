@@ -9,12 +9,12 @@ import { appendQueue, type AppendQueue } from './pg-appends.js';
 
 /**
  * PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan.
- * In a transaction, the appends waiting on its client go first, unless the statement may pass
- * them (pg-appends.ts).
+ * In a transaction, the appends waiting on its client go first, or with the statement when it
+ * may go with them (pg-appends.ts).
  */
 function pgRunner(client: pg.Pool | pg.PoolClient, stats: DbStats, appends?: AppendQueue): Runner {
   const run = async (s: Statement, params: readonly unknown[]) => {
-    await appends?.before(s);
+    if (appends) return appends.run(s, params);
     stats.statements++;
     return client.query({ name: s.name, text: s.postgres, values: params as unknown[] });
   };

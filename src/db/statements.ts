@@ -12,10 +12,10 @@ export interface Statement {
   readonly sqlite: string;
   readonly postgres: string;
   /**
-   * The only tables a write reads or writes (none of them with a foreign key the write checks):
-   * it may then run before the appends its transaction has queued (Database.append) unless one
-   * of those writes one of these tables. On PostgreSQL that spares the appends a round trip of
-   * their own: they travel with the next ones. Without it, a statement runs after them.
+   * The only tables a statement reads or writes (none of them with a foreign key it checks): on
+   * PostgreSQL it then travels in one statement with the appends its transaction has queued
+   * (Database.append), as its last part, unless one of those writes one of these tables. That
+   * spares the appends a round trip of their own. Without it, a statement runs after them.
    */
   readonly touches?: readonly string[];
 }

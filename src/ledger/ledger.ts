@@ -52,24 +52,29 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
   const systemAccounts = new Map<string, { platformId: string; environment: string; currency: string }>();
 
   /**
-   * Applies the deltas in id order, so two journals touching the same accounts lock them in the
-   * same order (no deadlock on PostgreSQL): one guarded UPDATE per floored account; the movements
-   * of system accounts go aside as delta rows for the fold (docs/ledger.md), so no payment waits
-   * on another's system-account row.
+   * Applies the deltas: the movements of system accounts go aside as delta rows for the fold
+   * (docs/ledger.md), so no payment waits on another's system-account row; then one guarded
+   * UPDATE per floored account, in id order, so two journals touching the same accounts lock them
+   * in the same order (no deadlock on PostgreSQL). The delta rows are appended first: on
+   * PostgreSQL they travel with the first UPDATE (Statement.touches).
    */
   async function apply(scope: Scope, deltas: Map<string, Delta>, currencyOf: Map<string, string>, now: string) {
+    const ids = [...deltas.keys()].sort();
+    const amounts = (d: Delta) => [d.debitsPending, d.debitsPosted, d.creditsPending, d.creditsPosted].map(String);
     const aside: unknown[] = [];
-    for (const id of [...deltas.keys()].sort()) {
-      const d = deltas.get(id)!;
-      const [dpend, dpost, cpend, cpost] = [d.debitsPending, d.debitsPosted, d.creditsPending, d.creditsPosted].map(String);
+    for (const id of ids) {
       const system = systemAccounts.get(id);
-      if (system) {
-        // What APPLY_DELTA's WHERE clause checks for the others (programming errors).
-        if (system.platformId !== scope.platformId || system.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
-        if (system.currency !== currencyOf.get(id)) throw new Error(`transfer in ${currencyOf.get(id)} on the ${system.currency} account ${id}`);
-        aside.push(uuidv7(), id, dpend, dpost, cpend, cpost);
-        continue;
-      }
+      if (!system) continue;
+      // What APPLY_DELTA's WHERE clause checks for the others (programming errors).
+      if (system.platformId !== scope.platformId || system.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
+      if (system.currency !== currencyOf.get(id)) throw new Error(`transfer in ${currencyOf.get(id)} on the ${system.currency} account ${id}`);
+      aside.push(uuidv7(), id, ...amounts(deltas.get(id)!));
+    }
+    if (aside.length > 0) await db.append(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
+    for (const id of ids) {
+      if (systemAccounts.has(id)) continue;
+      const d = deltas.get(id)!;
+      const [dpend, dpost, cpend, cpost] = amounts(d);
       const changed = await db.execute(APPLY_DELTA, [
         dpend,
         dpost,
@@ -93,7 +98,6 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       if (changed === 1) continue;
       await explainRefusal(scope, id, d, currencyOf.get(id)!);
     }
-    if (aside.length > 0) await db.append(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
   }
 
   /** Says why an account refused its update (we are still inside the transaction). */
@@ -199,8 +203,9 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
       }));
       const deltas = new Map<string, Delta>();
       for (const r of rows) addEffect(deltas, { phase, debitAccountId: r.debit_account_id, creditAccountId: r.credit_account_id, amount: r.amount });
-      await apply(scope, deltas, accountCurrencies(rows), now);
+      // The rows first, appended: on PostgreSQL they travel with the accounts' first UPDATE.
       await insertTransferRows(rows, 'append');
+      await apply(scope, deltas, accountCurrencies(rows), now);
       return { id: journalId, businessId: input.businessId, transfers: rows.map(toTransfer) };
     });
   }

@@ -27,7 +27,7 @@ export const APPLY_DELTA = statement(
     updated_at = ?
   where id = ? and platform_id is not distinct from ? and environment is not distinct from ? and currency is not distinct from ?
     and (non_negative = 0 or (${AVAILABLE} >= 0 and ${CEILING} <= ${MAX} and ${AVAILABLE} >= -${MAX}))`,
-  // The journal's rows queued before it (Database.append) go with those after it: one round trip.
+  // The journal's rows, queued before it (Database.append), travel with it: one round trip.
   { touches: ['ledger_accounts'] },
 );
 
