@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/common/clock.js';
 import { ApiError } from '../src/common/errors.js';
 import type { Scope } from '../src/common/scope.js';
+import type { Database } from '../src/db/database.js';
+import { createLedger } from '../src/ledger/index.js';
 import { call, testContext, type TestContext } from './helpers/context.js';
 import { customerWithAccounts, expectLedgerBalanced, fund } from './helpers/ledger.js';
 import { externalAccount } from './helpers/payments.js';
@@ -78,6 +81,36 @@ describe(`${N} concurrent requests leave balances exact and the ledger balanced`
     expect(ok).toBeLessThanOrEqual(Math.floor((start + (N / 2) * 50) / 80));
     expect(await balance(id)).toBe(start + (N / 2) * 50 - ok * 80);
     expect((await ctx.container.ledger.balance(scope, id))?.debitsPending).toBe(0n);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('a journal during which its system account becomes known to this process moves that account exactly once', async () => {
+    const db = ctx.container.db;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // A journal's system-account deltas that take a while to append (as on PostgreSQL, when the
+    // queue has to be sent first), so that other work runs between their append and the updates.
+    const slow: Database = {
+      ...db,
+      async append(s, params) {
+        await db.append(s, params);
+        if (s.sqlite.startsWith('insert into ledger_deltas')) await gate;
+      },
+    };
+    const l = createLedger({ db: slow, clock: systemClock });
+    const printer = await l.systemAccount(scope, 'SANDBOX_FUNDING', 'NOK');
+    const fees = await ctx.container.ledger.systemAccount(scope, 'FEES', 'NOK'); // not yet known to l
+    const journal = l.transfer(scope, {
+      businessId: 'Transaction:first-use',
+      transfers: [{ debitAccountId: printer, creditAccountId: fees, amount: 10n, code: 'FEE' }],
+    });
+    const known = l.systemAccount(scope, 'FEES', 'NOK');
+    // PostgreSQL: the account becomes known to l while the journal waits. SQLite runs one write
+    // transaction at a time: there it becomes known after.
+    if (db.dialect === 'postgres') await known;
+    release();
+    await Promise.all([journal, known]);
+    expect(await l.balance(scope, fees)).toMatchObject({ posted: 10n });
     await expectLedgerBalanced(ctx);
   });
 

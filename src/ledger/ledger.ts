@@ -59,20 +59,24 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
    * PostgreSQL they travel with the first UPDATE (Statement.touches).
    */
   async function apply(scope: Scope, deltas: Map<string, Delta>, currencyOf: Map<string, string>, now: string) {
-    const ids = [...deltas.keys()].sort();
     const amounts = (d: Delta) => [d.debitsPending, d.debitsPosted, d.creditsPending, d.creditsPosted].map(String);
+    // Sorted into the two kinds at once, before any await: another transaction's commit may make
+    // a system account known meanwhile, and each account must be moved exactly one way.
+    const floored: string[] = [];
     const aside: unknown[] = [];
-    for (const id of ids) {
+    for (const id of [...deltas.keys()].sort()) {
       const system = systemAccounts.get(id);
-      if (!system) continue;
+      if (!system) {
+        floored.push(id);
+        continue;
+      }
       // What APPLY_DELTA's WHERE clause checks for the others (programming errors).
       if (system.platformId !== scope.platformId || system.environment !== scope.environment) throw new Error(`no ledger account ${id} in this scope`);
       if (system.currency !== currencyOf.get(id)) throw new Error(`transfer in ${currencyOf.get(id)} on the ${system.currency} account ${id}`);
       aside.push(uuidv7(), id, ...amounts(deltas.get(id)!));
     }
     if (aside.length > 0) await db.append(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
-    for (const id of ids) {
-      if (systemAccounts.has(id)) continue;
+    for (const id of floored) {
       const d = deltas.get(id)!;
       const [dpend, dpost, cpend, cpost] = amounts(d);
       const changed = await db.execute(APPLY_DELTA, [
