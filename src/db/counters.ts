@@ -67,10 +67,15 @@ export async function readCount(db: Pick<Database, 'query'>, scope: Scope, key: 
   return row?.n === null || row?.n === undefined ? 0 : toNumber(BigInt(row.n));
 }
 
-/** Takes change rows out, for foldCounts to add into slot 0 in the same transaction. */
-const TAKE_CHANGES = statement(`delete from list_counts where (platform_id, environment, list, slot) in
+/** Takes change rows out, for foldCounts to add into slot 0 in the same transaction; on PostgreSQL those another node's fold holds are left to it. */
+const TAKE_CHANGES = statement({
+  sqlite: `delete from list_counts where (platform_id, environment, list, slot) in
     (select platform_id, environment, list, slot from list_counts where slot <> 0 limit ?)
-  returning platform_id, environment, list, n`);
+  returning platform_id, environment, list, n`,
+  postgres: `delete from list_counts where (platform_id, environment, list, slot) in
+    (select platform_id, environment, list, slot from list_counts where slot <> 0 limit ? for update skip locked)
+  returning platform_id, environment, list, n`,
+});
 
 /**
  * Adds up to `limit` change rows into their counts' slot 0; answers how many it folded. One

@@ -49,8 +49,13 @@ export const ADD_TO_TOTALS = statement(`update ledger_accounts set
   where id = ?`);
 
 /** Takes the oldest deltas out, for the fold to add up in the same transaction. */
-export const TAKE_DELTAS = statement(`delete from ledger_deltas where id in (select id from ledger_deltas order by id limit ?)
-  returning account_id, debits_pending, debits_posted, credits_pending, credits_posted`);
+/** The oldest deltas, taken out for the fold; on PostgreSQL those another node's fold holds are left to it. */
+export const TAKE_DELTAS = statement({
+  sqlite: `delete from ledger_deltas where id in (select id from ledger_deltas order by id limit ?)
+  returning account_id, debits_pending, debits_posted, credits_pending, credits_posted`,
+  postgres: `delete from ledger_deltas where id in (select id from ledger_deltas order by id limit ? for update skip locked)
+  returning account_id, debits_pending, debits_posted, credits_pending, credits_posted`,
+});
 
 /**
  * Accounts with their totals as of now: each row plus its deltas not yet folded, read in one
