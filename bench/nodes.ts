@@ -26,15 +26,24 @@ async function sampled<T>(applicationName: string, work: () => Promise<T>): Prom
   let running = true;
   const sampling = (async () => {
     while (running) {
-      const r = await client.query<{ state: string; wait_event_type: string | null; query: string }>(
-        'select state, wait_event_type, query from pg_stat_activity where application_name = $1',
+      // A connection waiting for a row holds (or waits for) a tuple lock on the row's table.
+      const r = await client.query<{ state: string; wait_event_type: string | null; wait_event: string | null; query: string; tuple_table: string | null }>(
+        `select a.state, a.wait_event_type, a.wait_event, a.query,
+           (select l.relation::regclass::text from pg_locks l where l.pid = a.pid and l.locktype = 'tuple' limit 1) as tuple_table
+         from pg_stat_activity a where a.application_name = $1`,
         [applicationName],
       );
       for (const row of r.rows) {
         waits.samples++;
         if (row.state === 'idle in transaction') waits.idleInTransaction++;
         if (row.wait_event_type === 'Lock') {
-          const table = /(?:update|into|from)\s+"?([a-z_]+)/i.exec(row.query)?.[1] ?? 'other';
+          // Else it waits for the transaction that holds the row (or the same key) to end: which
+          // table, its statement's text cannot tell, as a payment's appends travel with its
+          // account update in one statement.
+          const table =
+            row.tuple_table?.split('.').at(-1) ??
+            (row.wait_event === 'transactionid' ? 'the end of another transaction' : /(?:update|into|from)\s+"?([a-z_]+)/i.exec(row.query)?.[1]) ??
+            'other';
           waits.lock.set(table, (waits.lock.get(table) ?? 0) + 1);
         }
       }
