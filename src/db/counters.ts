@@ -67,7 +67,10 @@ export async function readCount(db: Pick<Database, 'query'>, scope: Scope, key: 
   return row?.n === null || row?.n === undefined ? 0 : toNumber(BigInt(row.n));
 }
 
-/** Takes change rows out, for foldCounts to add into slot 0 in the same transaction; on PostgreSQL those another node's fold holds are left to it. */
+/**
+ * Takes change rows out, for foldCounts to add into slot 0 in the same transaction; on PostgreSQL
+ * the rows another node's fold is taking are left to it.
+ */
 const TAKE_CHANGES = statement({
   sqlite: `delete from list_counts where (platform_id, environment, list, slot) in
     (select platform_id, environment, list, slot from list_counts where slot <> 0 limit ?)

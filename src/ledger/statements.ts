@@ -48,8 +48,10 @@ export const ADD_TO_TOTALS = statement(`update ledger_accounts set
     updated_at = ?
   where id = ?`);
 
-/** Takes the oldest deltas out, for the fold to add up in the same transaction. */
-/** The oldest deltas, taken out for the fold; on PostgreSQL those another node's fold holds are left to it. */
+/**
+ * Takes the oldest deltas out, for the fold to add up in the same transaction; on PostgreSQL the
+ * rows another node's fold is taking are left to it.
+ */
 export const TAKE_DELTAS = statement({
   sqlite: `delete from ledger_deltas where id in (select id from ledger_deltas order by id limit ?)
   returning account_id, debits_pending, debits_posted, credits_pending, credits_posted`,

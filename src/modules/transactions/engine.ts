@@ -1,8 +1,7 @@
 /**
  * The payment engine: starts a payment (reserve the funds, ask the rail for its plan, apply what
- * is due at once, schedule the rest as durable jobs) and applies
- * rail events later, from the worker or from an operator. Everything runs in the caller's
- * transaction; no I/O.
+ * is due at once, schedule the rest as durable jobs) and applies rail events later, from the
+ * worker or from an operator. Everything runs in the caller's transaction; no I/O.
  */
 import type { Clock } from '../../common/clock.js';
 import type { Scope } from '../../common/scope.js';

@@ -2,8 +2,8 @@
  * Transaction statuses change only here (ARCHITECTURE rule 2). Each exported function is a named
  * transition of TRANSITIONS (or a short chain of them decided in one go): one guarded UPDATE …
  * WHERE status = :from (zero rows means another request got there first, reported as
- * undefined), or for a payment made in this request and not stored yet, the INSERT of its row as
- * it leaves PENDING; the ledger movement that goes with it, a history entry (time and cause) and a
+ * undefined), or for a payment made in this request and not stored yet, its rows stored as it
+ * leaves PENDING (`Store`); the ledger movement that goes with it, a history entry (time and cause) and a
  * webhook per status passed, all in the caller's database transaction, in one statement per table.
  */
 import type { Clock } from '../../common/clock.js';
