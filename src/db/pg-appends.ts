@@ -41,12 +41,13 @@ export function combine(parts: readonly Statement[]): Statement {
   return s;
 }
 
+/** The table a queued part inserts into; undefined for a part whose table is not plain to see. */
+const insertedTable = (s: Statement) => /^\s*insert into (\w+)/i.exec(s.postgres)?.[1];
+
 /** The appends waiting on one transaction's client. */
 export function appendQueue(client: pg.PoolClient, stats: DbStats) {
   let parts: Statement[] = [];
   let params: unknown[] = [];
-  // The tables the queued parts write; undefined for a part whose table is not plain to see.
-  let written = new Set<string | undefined>();
 
   /** Sends the queued parts, with `last` as the statement's last part when given. */
   function send(last?: { s: Statement; values: readonly unknown[] }): Promise<pg.QueryResult> {
@@ -54,7 +55,6 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
     const values = last ? [...params, ...last.values] : params;
     parts = [];
     params = [];
-    written = new Set();
     stats.statements++;
     return client.query({ name: s.name, text: s.postgres, values });
   }
@@ -72,7 +72,6 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
       if (parts.some((p) => p.name === s.name) || params.length + values.length > MAX_PARAMS) await flush();
       parts.push(s);
       params.push(...values);
-      written.add(/^\s*insert into (\w+)/i.exec(s.postgres)?.[1]);
     },
     /** Sends what waits (before any other statement on the client, and before the transaction's savepoint is released or it commits). */
     flush,
@@ -82,11 +81,14 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
      * (Statement.touches); else once they are sent.
      */
     async run(s: Statement, values: readonly unknown[]): Promise<pg.QueryResult> {
+      const { touches } = s;
       const joins =
         parts.length > 0 &&
-        s.touches !== undefined &&
-        !written.has(undefined) &&
-        !s.touches.some((table) => written.has(table)) &&
+        touches !== undefined &&
+        parts.every((p) => {
+          const table = insertedTable(p);
+          return table !== undefined && !touches.includes(table);
+        }) &&
         params.length + values.length <= MAX_PARAMS;
       if (joins) return send({ s, values });
       await flush();
@@ -97,7 +99,6 @@ export function appendQueue(client: pg.PoolClient, stats: DbStats) {
     discard() {
       parts = [];
       params = [];
-      written = new Set();
     },
   };
 }
