@@ -127,19 +127,26 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
      * longer PENDING. `store`: for a row made in this request (move).
      */
     async startProcessing(row: TransactionRow, cause: string, settledAt: string | null, store?: Store): Promise<TransactionRow | undefined> {
-      const started = await move(row, [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt } }], store);
-      if (!started) return undefined;
-      // INSUFFICIENT_FUNDS is raised here, inside the guarded ledger UPDATE: the caller's
-      // transaction rolls back, the status change and its webhook with it.
       const scope = scopeOf(row);
-      const journal = await ledger.createPending(scope, {
-        businessId: row.id,
-        description: `${row.kind} ${row.id}`,
-        transfers: await paymentLegs(ledger, scope, row),
-      });
-      const reserved = { ...started, pending_transfer_ids: JSON.stringify(journal.transfers.map((t) => t.id)) };
-      await db.execute(SAVE_RESERVATION, [reserved.pending_transfer_ids, row.id]);
-      return reserved;
+      // INSUFFICIENT_FUNDS is raised inside the guarded ledger UPDATE: the caller's transaction
+      // rolls back, the status change and its webhook with it.
+      const reserve = async () => {
+        const journal = await ledger.createPending(scope, {
+          businessId: row.id,
+          description: `${row.kind} ${row.id}`,
+          transfers: await paymentLegs(ledger, scope, row),
+        });
+        return JSON.stringify(journal.transfers.map((t) => t.id));
+      };
+      const processing = (changes: Changes): Step[] => [{ to: 'PROCESSING', cause, changes: { settled_at: settledAt, ...changes } }];
+      // A row nobody else knows yet is stored with its reservation's ids: one write.
+      if (store) return move(row, processing({ pending_transfer_ids: await reserve() }), store);
+      // A stored row: the guarded UPDATE first, so a concurrent request that won reserves nothing.
+      const started = await move(row, processing({}));
+      if (!started) return undefined;
+      const pendingIds = await reserve();
+      await db.execute(SAVE_RESERVATION, [pendingIds, row.id]);
+      return { ...started, pending_transfer_ids: pendingIds };
     },
 
     /**
