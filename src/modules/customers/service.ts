@@ -3,9 +3,8 @@ import { newId } from '../../common/ids.js';
 import { paginate, type Cursors, type PageRequest } from '../../common/pagination.js';
 import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
+import type { PlatformConfigsTable } from '../../db/schema.js';
 import { fromDbBool, isUniqueViolation, toDbBool, toNumber } from '../../db/values.js';
-import { readConfig } from '../platforms/config-cache.js';
-import { platformConfig } from '../platforms/service.js';
 import { customerErrors } from './errors.js';
 import { customerRepository, encodeCurrencies, type CustomerFilters, type CustomerRow } from './repository.js';
 import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUmaAddress, initialKycStatus, normaliseUmaAddress } from './rules.js';
@@ -55,6 +54,19 @@ export function createCustomerService(deps: CustomerServiceDeps) {
     return requireLive(id, await customerRepository.find(db, scope, id));
   }
 
+  /**
+   * The platform's UMA domain, for an address written in the open transaction, held (share) until
+   * that transaction ends. A change of domain moves every address of the platform in its own
+   * transaction; without the hold, an address written beside it on PostgreSQL could keep the old
+   * domain (read before the change committed, inserted after it moved the others).
+   */
+  async function umaDomainHeld(scope: Scope): Promise<string> {
+    const key = { platform_id: scope.platformId, environment: scope.environment };
+    const config = await db.lockRow<PlatformConfigsTable>('platform_configs', key, 'share');
+    if (!config) throw new Error(`no configuration for ${scope.platformId} ${scope.environment}`);
+    return config.uma_domain;
+  }
+
   function checkTypeFields(type: string, input: { fullName?: string; businessInfo?: unknown }, existing?: CustomerRow) {
     if (type === 'INDIVIDUAL' && input.businessInfo !== undefined) throw invalidField('businessInfo', 'is only for BUSINESS customers');
     if (type === 'INDIVIDUAL' && input.fullName === undefined && !existing?.full_name) throw invalidField('fullName', 'is required for INDIVIDUAL customers');
@@ -79,10 +91,10 @@ export function createCustomerService(deps: CustomerServiceDeps) {
       checkCurrencyCombination(currencies);
       const now = clock.now().toISOString();
       return db.tx(async (trx) => {
-        const config = await readConfig(db, scope);
+        const domain = await umaDomainHeld(scope);
         const umaAddress = input.umaAddress
-          ? normaliseUmaAddress(input.umaAddress, config.uma_domain)
-          : generateUmaAddress(input.fullName ?? input.businessInfo?.legalName, config.uma_domain);
+          ? normaliseUmaAddress(input.umaAddress, domain)
+          : generateUmaAddress(input.fullName ?? input.businessInfo?.legalName, domain);
         const row: CustomerRow = {
           id: newId('Customer'),
           platform_id: scope.platformId,
@@ -127,7 +139,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         checkTypeFields(row.customer_type, patch, row);
         const changes: Partial<CustomerRow> = { updated_at: clock.now().toISOString() };
         if (patch.currencies) changes.currencies = encodeCurrencies(patch.currencies);
-        if (patch.umaAddress) changes.uma_address = normaliseUmaAddress(patch.umaAddress, (await platformConfig(trx, scope)).uma_domain);
+        if (patch.umaAddress) changes.uma_address = normaliseUmaAddress(patch.umaAddress, await umaDomainHeld(scope));
         if (patch.kycStatus) {
           if (patch.kycStatus === 'APPROVED' && row.kyc_status !== 'APPROVED') await checkKybApproval(db, scope, row);
           changes.kyc_status = patch.kycStatus;

@@ -5,8 +5,8 @@ import { statement } from '../../db/statements.js';
 
 const SELECT_CONFIG = statement('select * from platform_configs where platform_id = ? and environment = ?');
 
-/** The platform's configuration as it is now (in the open transaction, else committed): for writes that depend on it. */
-export async function readConfig(db: Pick<Database, 'query'>, scope: Scope): Promise<PlatformConfigsTable> {
+/** The platform's configuration as it is now (in the open transaction, else committed). */
+async function readConfig(db: Pick<Database, 'query'>, scope: Scope): Promise<PlatformConfigsTable> {
   const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
   if (!row) throw new Error(`no configuration for ${scope.platformId} ${scope.environment}`);
   return row;
