@@ -34,12 +34,16 @@ export async function startBare(): Promise<{ url: string; child: ChildProcess }>
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-/** CPU seconds (user + system) process `pid` has used so far (/proc, in clock ticks of 10 ms). */
+/**
+ * CPU seconds (user + system) process `pid` and its children that ended have used so far (/proc,
+ * in clock ticks of 10 ms). The children count for PostgreSQL: a backend whose connection closed
+ * leaves the sum of live processes, and its time reappears in the postmaster's.
+ */
 export function cpuSeconds(pid: number): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
   } catch {
     return 0; // gone meanwhile
   }
