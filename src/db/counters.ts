@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Scope } from '../common/scope.js';
 import type { Database } from './database.js';
-import { statement } from './statements.js';
+import { multiRowInsert, statement } from './statements.js';
 import { toNumber } from './values.js';
 
 /**
@@ -49,16 +49,21 @@ export function countKeyFor(list: CountedList, filters: object, neutral: Record<
   return given.length === 1 && COUNTED_FILTERS[list].includes(name) ? countKey(list, name, String(value)) : undefined;
 }
 
-const BUMP = statement(
-  'insert into list_counts (platform_id, environment, list, slot, n) values (?, ?, ?, ?, ?) on conflict (platform_id, environment, list, slot) do update set n = list_counts.n + excluded.n',
+const bump = multiRowInsert(
+  'list_counts',
+  ['platform_id', 'environment', 'list', 'slot', 'n'],
+  'on conflict (platform_id, environment, list, slot) do update set n = list_counts.n + excluded.n',
 );
 
 const READ = statement('select sum(n) as n from list_counts where platform_id = ? and environment = ? and list = ?');
 
-/** Adds delta to a count, inside the transaction that inserts, hides or changes the rows. */
-export async function bumpCount(db: Pick<Database, 'append'>, scope: Scope, key: CountKey, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await db.append(BUMP, [scope.platformId, scope.environment, key, 1 + Math.floor(Math.random() * (SLOTS - 1)), BigInt(delta)]);
+/** Adds delta to counts (a list and its counted filters), inside the transaction that inserts, hides or changes the rows: one statement. */
+export async function bumpCounts(db: Pick<Database, 'append'>, scope: Scope, keys: readonly CountKey[], delta: number): Promise<void> {
+  if (delta === 0 || keys.length === 0) return;
+  await db.append(
+    bump(keys.length),
+    keys.flatMap((key) => [scope.platformId, scope.environment, key, 1 + Math.floor(Math.random() * (SLOTS - 1)), BigInt(delta)]),
+  );
 }
 
 /** A maintained count. */
@@ -95,7 +100,7 @@ export async function foldCounts(db: Pick<Database, 'tx' | 'query' | 'execute'>,
     // In key order: two folds on two nodes take slot 0 rows in the same order.
     for (const key of [...sums.keys()].sort()) {
       const [platformId, environment, list] = JSON.parse(key) as string[];
-      await db.execute(BUMP, [platformId, environment, list, 0, sums.get(key)!]);
+      await db.execute(bump(1), [platformId, environment, list, 0, sums.get(key)!]);
     }
     return taken.length;
   });

@@ -12,7 +12,7 @@ import type { CustomerCreate, CustomerPatch } from './schemas.js';
 import { customerView } from './view.js';
 import { invalidField } from '../../common/errors.js';
 import { openCustomerAccounts, syncCustomerAccounts } from '../internal-accounts/sync.js';
-import { bumpCount, countKey, countKeyFor, readCount } from '../../db/counters.js';
+import { bumpCounts, countKey, countKeyFor, readCount } from '../../db/counters.js';
 import { checkKybApproval } from '../beneficial-owners/kyb.js';
 import { createAuditLog } from '../../audit/store.js';
 import { KYC_STATUSES } from './schemas.js';
@@ -116,8 +116,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           updated_at: now,
         };
         await customerRepository.insert(db, row).catch(conflictError);
-        await bumpCount(db, scope, 'customers', 1);
-        await bumpCount(db, scope, countKey('customers', 'customerType', row.customer_type), 1);
+        await bumpCounts(db, scope, ['customers', countKey('customers', 'customerType', row.customer_type)], 1);
         // One internal account per enabled currency, in the same transaction as the customer.
         await openCustomerAccounts(db, scope, row.id, currencies, now);
         return customerView(row);
@@ -197,8 +196,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         const now = clock.now().toISOString();
         const changes = { is_deleted: toDbBool(true), deleted_at: now, updated_at: now };
         await customerRepository.update(trx, id, changes);
-        await bumpCount(db, scope, 'customers', -1);
-        await bumpCount(db, scope, countKey('customers', 'customerType', row.customer_type), -1);
+        await bumpCounts(db, scope, ['customers', countKey('customers', 'customerType', row.customer_type)], -1);
         return customerView({ ...row, ...changes });
       });
     },

@@ -1,5 +1,5 @@
 import type { Environment, Scope } from '../../common/scope.js';
-import { bumpCount } from '../../db/counters.js';
+import { bumpCounts } from '../../db/counters.js';
 import type { Database, Executor } from '../../db/database.js';
 import { columnsOf, rowInsert } from '../../db/statements.js';
 import type { TransactionsTable } from '../../db/schema.js';
@@ -61,7 +61,7 @@ export const transactionRepository = {
   /** The one way a transaction is stored (in the open transaction): its list's maintained count moves with it. */
   async insert(db: Database, row: TransactionRow) {
     await insertTransaction(db, row);
-    await bumpCount(db, { platformId: row.platform_id, environment: row.environment as Environment }, 'transactions', 1);
+    await bumpCounts(db, { platformId: row.platform_id, environment: row.environment as Environment }, ['transactions'], 1);
   },
 
   find(db: Executor, scope: Scope, id: string) {
