@@ -5,12 +5,12 @@
  * The network is a fake: nothing here leaves the machine.
  */
 import { describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { createContainer } from '../src/container.js';
 import type { DomainProofNetwork } from '../src/modules/config/uma-domain.js';
 import { cli, serverEnvironment } from './helpers/server.js';
 import { call, expectError, testContext } from './helpers/context.js';
+import { holdTransaction } from './helpers/held-transaction.js';
 
 /** What the fake internet serves: URL → body (2xx), TXT name → records. */
 const web = new Map<string, string>();
@@ -136,34 +136,16 @@ describe('a customer address written while the domain changes', async () => {
       auth: p.auth,
       body: { platformCustomerId: 'before', customerType: 'INDIVIDUAL', fullName: 'Ann Before' },
     });
-    const { db } = ctx.container;
-    // The domain change commits only when the gate opens.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let changed!: (pid: number | null) => void;
-    const holding = new Promise<number | null>((r) => (changed = r));
-    const change = db.tx(async (trx) => {
-      const pid = db.dialect === 'postgres' ? Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid) : null;
-      await ctx.container.services.config.update(scope, { umaDomain: 'moving.uma.localhost' });
-      changed(pid);
-      await gate;
-    });
-    const pid = await holding;
-    let settled = false;
+    // The domain change commits only when released.
+    const change = await holdTransaction(ctx.container.db, () => ctx.container.services.config.update(scope, { umaDomain: 'moving.uma.localhost' }));
     const created = call(ctx, 'POST', '/customers', {
       auth: p.auth,
       body: { platformCustomerId: 'during', customerType: 'INDIVIDUAL', fullName: 'Bob During' },
-    }).finally(() => (settled = true));
+    });
     // PostgreSQL: the creation waits for the change to commit (unheld, it would finish on the old
     // domain meanwhile). SQLite writes one transaction at a time: it runs after the change.
-    if (pid !== null) {
-      const blocked = async () =>
-        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(db.admin)).rows[0]!
-          .n > 0;
-      while (!settled && !(await blocked())) await new Promise((r) => setTimeout(r, 10));
-    }
-    release();
-    await change;
+    await change.blocking(created);
+    await change.release();
     const during = await created;
     expect(during.status).toBe(201);
     expect(during.body.umaAddress).toMatch(/@moving\.uma\.localhost$/);

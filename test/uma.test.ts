@@ -5,13 +5,13 @@
  * default UMA deposit account and the sandbox suffixes shape the outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { manualClock } from '../src/common/clock.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { accountBody, createAccount } from './helpers/external-accounts.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
 import { balance, drainWebhooks, fundedCustomer } from './helpers/payments.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
+import { holdTransaction } from './helpers/held-transaction.js';
 
 const clock = manualClock(new Date());
 let ctx: TestContext;
@@ -307,40 +307,14 @@ describe('a sender failed by an operator while B decides', () => {
     const { usd, quote } = await quoteTo(bea.umaAddress);
     await call(ctx, 'POST', `/quotes/${quote.body.id}/execute`);
     const got = await incomingOf(b, bea.id);
-    const { db } = ctx.container;
     // The operator's database transaction fails (refunds) the sender's payment and stays open.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let operated!: (pid: number | null) => void;
-    const holding = new Promise<number | null>((r) => (operated = r));
-    const operator = db.tx(async (trx) => {
-      const pid = db.dialect === 'postgres' ? Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid) : null;
-      await ctx.container.payments.engine.operate(
-        quote.body.transactionId,
-        { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' },
-        'operator failed it',
-      );
-      operated(pid);
-      await gate;
-    });
-    const pid = await holding;
+    const operator = await holdTransaction(ctx.container.db, () =>
+      ctx.container.payments.engine.operate(quote.body.transactionId, { kind: 'FAIL', reason: 'OFFRAMP_FAILED', refund: 'COMPLETED' }, 'operator failed it'),
+    );
     // B approves meanwhile: it reads the sender's payment as still in flight (the failure is not committed).
     const answer = call(ctx, 'POST', `/transactions/${got.id}/approve`, { auth: b.auth });
-    if (pid !== null) {
-      // Wait until the approval is blocked by the operator's row lock (PostgreSQL); SQLite writes are serial.
-      for (let i = 0; ; i++) {
-        const blocked = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(
-          db.admin,
-        );
-        if (blocked.rows[0]!.n > 0) break;
-        if (i > 250) throw new Error('the approval never waited for the operator');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    } else {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    release();
-    await operator;
+    await operator.blocking(answer);
+    await operator.release();
     expect((await answer).body).toMatchObject({ status: 'FAILED', failureReason: 'PAY_REQUEST_FAILED' });
     expect((await call(ctx, 'GET', `/transactions/${quote.body.transactionId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'OFFRAMP_FAILED' });
     expect(await balance(ctx, usd)).toBe(100_000);
