@@ -3,8 +3,8 @@ import { newId } from '../../common/ids.js';
 import { paginate, type Cursors, type PageRequest } from '../../common/pagination.js';
 import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
-import type { PlatformConfigsTable } from '../../db/schema.js';
 import { fromDbBool, isUniqueViolation, toDbBool, toNumber } from '../../db/values.js';
+import { heldConfig } from '../platforms/config-cache.js';
 import { customerErrors } from './errors.js';
 import { customerRepository, encodeCurrencies, type CustomerFilters, type CustomerRow } from './repository.js';
 import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUmaAddress, initialKycStatus, normaliseUmaAddress } from './rules.js';
@@ -55,17 +55,12 @@ export function createCustomerService(deps: CustomerServiceDeps) {
   }
 
   /**
-   * The platform's UMA domain, for an address written in the open transaction, held (share) until
-   * that transaction ends. A change of domain moves every address of the platform in its own
+   * The platform's UMA domain, for an address written in the open transaction, held until that
+   * transaction ends. A change of domain moves every address of the platform in its own
    * transaction; without the hold, an address written beside it on PostgreSQL could keep the old
    * domain (read before the change committed, inserted after it moved the others).
    */
-  async function umaDomainHeld(scope: Scope): Promise<string> {
-    const key = { platform_id: scope.platformId, environment: scope.environment };
-    const config = await db.lockRow<PlatformConfigsTable>('platform_configs', key, 'share');
-    if (!config) throw new Error(`no configuration for ${scope.platformId} ${scope.environment}`);
-    return config.uma_domain;
-  }
+  const umaDomainHeld = async (scope: Scope) => (await heldConfig(db, scope)).uma_domain;
 
   function checkTypeFields(type: string, input: { fullName?: string; businessInfo?: unknown }, existing?: CustomerRow) {
     if (type === 'INDIVIDUAL' && input.businessInfo !== undefined) throw invalidField('businessInfo', 'is only for BUSINESS customers');

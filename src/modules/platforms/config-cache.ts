@@ -5,11 +5,25 @@ import { statement } from '../../db/statements.js';
 
 const SELECT_CONFIG = statement('select * from platform_configs where platform_id = ? and environment = ?');
 
+/** Every platform has its configuration rows from its creation: a missing one is a fault, not a 404. */
+function present(row: PlatformConfigsTable | undefined, scope: Scope): PlatformConfigsTable {
+  if (!row) throw new Error(`no configuration for ${scope.platformId} ${scope.environment}`);
+  return row;
+}
+
 /** The platform's configuration as it is now (in the open transaction, else committed). */
 async function readConfig(db: Pick<Database, 'query'>, scope: Scope): Promise<PlatformConfigsTable> {
   const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
-  if (!row) throw new Error(`no configuration for ${scope.platformId} ${scope.environment}`);
-  return row;
+  return present(row, scope);
+}
+
+/**
+ * The platform's configuration, held (a share lock) until the open transaction ends: for a write
+ * that depends on it and must not interleave with a change of it (PATCH /config updates the row
+ * first, so each waits for the other to commit).
+ */
+export async function heldConfig(db: Pick<Database, 'lockRow'>, scope: Scope): Promise<PlatformConfigsTable> {
+  return present(await db.lockRow<PlatformConfigsTable>('platform_configs', { platform_id: scope.platformId, environment: scope.environment }, 'share'), scope);
 }
 
 /**
