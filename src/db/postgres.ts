@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { DB } from './schema.js';
@@ -106,8 +106,12 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   /** A transaction waiting for its turn in a batch. */
   interface Member {
     fn: (trx: Executor) => Promise<unknown>;
-    /** Runs in the caller's async context (its sandbox clock, its trace), not in that of whoever started the batch. */
-    inCallerContext: <R>(fn: () => R) => R;
+    /**
+     * The caller's async context (its sandbox clock, its trace), in which the member runs rather than
+     * in that of whoever started the batch. What AsyncLocalStorage.snapshot() captures, without the
+     * bound function it wraps around it (two deprecation wrappers and a property definition per call).
+     */
+    caller: AsyncResource;
     resolve: (value: unknown) => void;
     reject: (e: unknown) => void;
   }
@@ -144,7 +148,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         const ctx = contextOf(client);
         let value: unknown;
         try {
-          value = await member.inCallerContext(() => als.run(ctx, () => member.fn(ctx.trx)));
+          value = await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx)));
           // The member's appends are its writes: sent before its savepoint is released, rolled back with it.
           await ctx.appends.flush();
         } catch (e) {
@@ -198,7 +202,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
 
   function inBatch<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      waiting.push({ fn, inCallerContext: AsyncLocalStorage.snapshot(), resolve: resolve as (value: unknown) => void, reject });
+      waiting.push({ fn, caller: new AsyncResource('corridor.transaction'), resolve: resolve as (value: unknown) => void, reject });
       pump();
     });
   }
