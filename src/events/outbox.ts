@@ -37,14 +37,25 @@ export interface Emitted {
 
 const RESERVED_KEYS = ['type', 'webhookId', 'timestamp'];
 
-/** JSON with bigint allowed where it is exact (API amounts are below 2^53). */
+const exactNumber = (_key: string, value: unknown) => {
+  if (typeof value !== 'bigint') return value;
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+    throw new RangeError(`bigint ${value} does not fit a JSON number exactly`);
+  return Number(value);
+};
+
+/**
+ * JSON with bigint allowed where it is exact (API amounts are below 2^53). The views events carry
+ * hold numbers already, so the replacer (which takes V8 off its fast path: a tenth of an event's
+ * cost) runs only for a body JSON.stringify refused, i.e. one holding a bigint.
+ */
 export function serialiseBody(body: Record<string, unknown>): string {
-  return JSON.stringify(body, (_key, value: unknown) => {
-    if (typeof value !== 'bigint') return value;
-    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
-      throw new RangeError(`bigint ${value} does not fit a JSON number exactly`);
-    return Number(value);
-  });
+  try {
+    return JSON.stringify(body);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return JSON.stringify(body, exactNumber);
+  }
 }
 
 const EVENT_COLUMNS = ['id', 'platform_id', 'environment', 'type', 'subject', 'body', 'created_at'] as const;
