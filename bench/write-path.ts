@@ -1,7 +1,8 @@
 // The write path (issue "Payments at ten times the rate"): every hot route beside a bare Fastify
-// route measured just before it in the same run, with latency, SQL statements per request, start time and idle RSS, on
-// SQLite and PostgreSQL. Full payments: POST /quotes with immediatelyExecute to a sandbox account
-// that completes at once, from one payer and from 40 payers. `ledger verify` runs at the end.
+// route measured just before it in the same run, with latency, SQL statements per request, start
+// time and idle RSS, on SQLite and PostgreSQL. Full payments: POST /quotes with immediatelyExecute
+// to a sandbox account that completes at once, from one payer and from 40 payers. `ledger verify`
+// runs at the end.
 // Run: npx tsx bench/write-path.ts (BENCH_DB=sqlite to pick one, BENCH_SECONDS to lengthen).
 import fs from 'node:fs';
 import path from 'node:path';
