@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../db/values.js';
 import type { WebhookKeys } from '../../events/keys.js';
 import type { DeliveryWorker } from '../../events/worker.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
-import { platformConfig } from '../platforms/service.js';
+import { readConfig } from '../platforms/config-cache.js';
 import { configErrors } from './errors.js';
 import { profileOf } from './grid-profile.js';
 import type { ConfigPatch } from './schemas.js';
@@ -98,14 +98,14 @@ export function createConfigService(deps: ConfigServiceDeps) {
 
   return {
     async get(scope: Scope) {
-      return view(scope, await platformConfig(db.executor(), scope));
+      return view(scope, await readConfig(db, scope));
     },
 
     async update(scope: Scope, patch: ConfigPatch) {
       // The URL check may wait on DNS: it runs before the transaction opens.
       if (typeof patch.webhookEndpoint === 'string') await checkWebhookTarget(deps.worker, patch.webhookEndpoint, scope, 'webhookEndpoint');
       const row = await db.tx(async (trx) => {
-        const current = await platformConfig(trx, scope);
+        const current = await readConfig(db, scope);
         const now = clock.now().toISOString();
         const changes: Partial<PlatformConfigsTable> = { updated_at: now };
         if (patch.webhookEndpoint !== undefined) changes.webhook_endpoint = patch.webhookEndpoint;
@@ -169,7 +169,7 @@ export function createConfigService(deps: ConfigServiceDeps) {
   /** Adopts a claimed domain if it is still the pending one (a new PATCH may have replaced it). */
   async function adopt(scope: Scope, domain: string) {
     return db.tx(async (trx) => {
-      const current = await platformConfig(trx, scope);
+      const current = await readConfig(db, scope);
       const claim = await claims.get(trx, scope);
       if (!claim || claim.domain !== domain) throw configErrors.NO_UMA_DOMAIN_CLAIM();
       const now = clock.now().toISOString();

@@ -11,7 +11,7 @@ import { MAX_AMOUNT, priceQuote } from '../../fx/pricing.js';
 import { getQuoteRates, RatesUnavailableError } from '../../fx/rates.js';
 import { currencySetting } from '../config/settings.js';
 import { ACCOUNT_TYPES } from '../external-accounts/account-types.js';
-import { platformConfig } from '../platforms/service.js';
+import { readConfig } from '../platforms/config-cache.js';
 import { quoteErrors } from '../quotes/errors.js';
 import type { Fx } from '../quotes/pricing.js';
 import { defaultRailOf } from '../transactions/rules.js';
@@ -32,7 +32,7 @@ function railOf(code: string): string {
 export function createExchangeRateService(deps: { db: Database; fx: Fx }) {
   return {
     async list(scope: Scope, f: ExchangeRateFilters) {
-      const config = await platformConfig(deps.db.executor(), scope);
+      const config = await readConfig(deps.db, scope);
       const enabled = (code: string) => currencySetting(config, code).enabled;
       const sources = f.sourceCurrency ? [f.sourceCurrency] : CURRENCY_CODES.filter(enabled);
       const destinations = f.destinationCurrency ?? CURRENCY_CODES.filter(enabled);

@@ -11,8 +11,8 @@ function present(row: PlatformConfigsTable | undefined, scope: Scope): PlatformC
   return row;
 }
 
-/** The platform's configuration as it is now (in the open transaction, else committed). */
-async function readConfig(db: Pick<Database, 'query'>, scope: Scope): Promise<PlatformConfigsTable> {
+/** The platform's configuration as it is now (in the open transaction, else committed), uncached: for reads that must see a change at once. */
+export async function readConfig(db: Pick<Database, 'query'>, scope: Scope): Promise<PlatformConfigsTable> {
   const [row] = await db.query<PlatformConfigsTable>(SELECT_CONFIG, [scope.platformId, scope.environment]);
   return present(row, scope);
 }

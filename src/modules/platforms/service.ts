@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
-import { ENVIRONMENTS, type Scope } from '../../common/scope.js';
-import type { Database, Executor } from '../../db/database.js';
+import { ENVIRONMENTS } from '../../common/scope.js';
+import type { Database } from '../../db/database.js';
 
 /**
  * Platforms are the API's clients. They are created by the operator (CLI, bootstrap), never
@@ -52,16 +52,6 @@ export function createPlatformService(deps: { db: Database; clock: Clock; umaBas
       return Number(r.n);
     },
   };
-}
-
-/** The platform's configuration in one environment. */
-export function platformConfig(ex: Executor, scope: Scope) {
-  return ex
-    .selectFrom('platform_configs')
-    .selectAll()
-    .where('platform_id', '=', scope.platformId)
-    .where('environment', '=', scope.environment)
-    .executeTakeFirstOrThrow();
 }
 
 export type PlatformService = ReturnType<typeof createPlatformService>;

@@ -17,7 +17,7 @@ import { decodeCurrencies, type CustomerRow } from '../customers/repository.js';
 import type { CustomerService } from '../customers/service.js';
 import type { ExternalAccountService } from '../external-accounts/service.js';
 import { fromDbBool } from '../../db/values.js';
-import { platformConfig } from '../platforms/service.js';
+import { readConfig } from '../platforms/config-cache.js';
 import type { Fx } from '../quotes/pricing.js';
 import { missingKeys, missingUserInfo, receiverErrors } from './errors.js';
 import { lookupRepository as repo, type LookupRow, type StoredCurrency } from './repository.js';
@@ -172,7 +172,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
       const account = await deps.externalAccounts.find(scope, accountId);
       if (account.status !== 'ACTIVE')
         throw invalidInput([{ field: 'accountId', in: 'path', message: `is ${account.status}; only ACTIVE external accounts receive payments` }]);
-      const config = await platformConfig(db.executor(), scope);
+      const config = await readConfig(db, scope);
       const setting = currencySetting(config, account.currency);
       const currencies = setting.enabled ? [{ code: account.currency, minAmount: setting.minAmount, maxAmount: setting.maxAmount }] : [];
       return store(
