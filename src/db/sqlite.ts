@@ -28,6 +28,17 @@ function rowsOf(stmt: SQLite.Statement): (params: readonly unknown[]) => unknown
   };
 }
 
+/**
+ * Prepares SQL on a connection, with `limit ?` written `limit +?`. SQLite reads a LIMIT given as a
+ * bare parameter to plan for its value, and so marks the statement to be compiled again whenever
+ * that parameter is bound: every run of a list page paid a full parse and plan (about 7 µs, a
+ * seventh of the query). Behind a unary plus it is an expression like any other: the same rows,
+ * compiled once. Kysely writes `limit ?` for every `.limit(n)`, so all SQL comes through here.
+ */
+export function prepareSqlite(native: SQLite.Database, text: string): SQLite.Statement {
+  return native.prepare(text.replace(/\blimit \?/gi, 'limit +?'));
+}
+
 /** better-sqlite3 statements of one connection, prepared on first use. */
 function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
   interface Prepared {
@@ -38,7 +49,7 @@ function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
   const prepare = (s: Statement) => {
     let p = prepared.get(s.name);
     if (!p) {
-      const stmt = native.prepare(s.sqlite);
+      const stmt = prepareSqlite(native, s.sqlite);
       p = { stmt, rows: stmt.reader ? rowsOf(stmt) : undefined };
       prepared.set(s.name, p);
     }
@@ -93,7 +104,7 @@ function withStatementCache(native: SQLite.Database): SQLite.Database {
   const prepare = (text: string) => {
     let stmt = cache.get(text);
     if (!stmt) {
-      stmt = native.prepare(text);
+      stmt = prepareSqlite(native, text);
       if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
       cache.set(text, stmt);
     }
