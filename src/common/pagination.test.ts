@@ -10,6 +10,14 @@ describe('Cursors', () => {
     expect(cursors.decode(c, 'scope-a')).toBe('Customer:abc');
   });
 
+  it('keeps each scope apart across more scopes than it remembers signatures of', () => {
+    const issued = Array.from({ length: 1200 }, (_, i) => cursors.encode(`Customer:${i}`, `scope-${i}`));
+    for (const i of [0, 1, 600, 1199]) {
+      expect(cursors.decode(issued[i], `scope-${i}`)).toBe(`Customer:${i}`);
+      expect(() => cursors.decode(issued[i], `scope-${(i + 1) % 1200}`)).toThrow(ApiError);
+    }
+  });
+
   it.each([
     ['another scope', (c: string) => [c, 'scope-b']],
     ['a changed payload', (c: string) => [`x${c.slice(1)}`, 'scope-a']],
