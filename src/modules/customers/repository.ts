@@ -27,9 +27,34 @@ export function decodeCurrencies(text: string): string[] {
   return text.split(',').filter(Boolean);
 }
 
+/**
+ * The columns a customer's view reads (view.ts). A list page reads these alone: every column read
+ * is a JavaScript value made per row, and leaving out the scope the page filters on (and
+ * deleted_at) makes reading a page of 21 a fifth cheaper.
+ */
+export const VIEW_COLUMNS = [
+  'id',
+  'platform_customer_id',
+  'customer_type',
+  'uma_address',
+  'region',
+  'currencies',
+  'kyc_status',
+  'full_name',
+  'birth_date',
+  'nationality',
+  'address',
+  'business_info',
+  'is_deleted',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof CustomerRow>;
+export type CustomerViewRow = Pick<CustomerRow, (typeof VIEW_COLUMNS)[number]>;
+
 const SELECT_CUSTOMER = statement('select * from customers where id = ?');
-const PAGE = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 order by id desc limit ?');
-const PAGE_AFTER = statement('select * from customers where platform_id = ? and environment = ? and is_deleted = 0 and id < ? order by id desc limit ?');
+const PAGE_OF = `select ${VIEW_COLUMNS.join(', ')} from customers where platform_id = ? and environment = ? and is_deleted = 0`;
+const PAGE = statement(`${PAGE_OF} order by id desc limit ?`);
+const PAGE_AFTER = statement(`${PAGE_OF} and id < ? order by id desc limit ?`);
 
 /**
  * What a payment checks on the owner of an account it uses, read in the account's own statement
@@ -79,10 +104,10 @@ export const customerRepository = {
   },
 
   /** The newest live customers before `after` (the unfiltered list page, the common case): compiled statements. */
-  page(db: Database, scope: Scope, after: string | undefined, n: number): Promise<CustomerRow[]> {
+  page(db: Database, scope: Scope, after: string | undefined, n: number): Promise<CustomerViewRow[]> {
     return after === undefined
-      ? db.query<CustomerRow>(PAGE, [scope.platformId, scope.environment, n])
-      : db.query<CustomerRow>(PAGE_AFTER, [scope.platformId, scope.environment, after, n]);
+      ? db.query<CustomerViewRow>(PAGE, [scope.platformId, scope.environment, n])
+      : db.query<CustomerViewRow>(PAGE_AFTER, [scope.platformId, scope.environment, after, n]);
   },
 
   filtered(db: Executor, scope: Scope, f: CustomerFilters) {

@@ -6,7 +6,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { fromDbBool, isUniqueViolation, toDbBool, toNumber } from '../../db/values.js';
 import { heldConfig } from '../platforms/config-cache.js';
 import { customerErrors } from './errors.js';
-import { customerRepository, encodeCurrencies, type CustomerFilters, type CustomerRow } from './repository.js';
+import { customerRepository, encodeCurrencies, VIEW_COLUMNS, type CustomerFilters, type CustomerRow } from './repository.js';
 import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUmaAddress, initialKycStatus, normaliseUmaAddress } from './rules.js';
 import type { CustomerCreate, CustomerPatch } from './schemas.js';
 import { customerView } from './view.js';
@@ -205,7 +205,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         scope: `customers|${scope.platformId}|${scope.environment}|${JSON.stringify(filters)}`,
         fetch: (after, n) => {
           if (key === 'customers') return customerRepository.page(db, scope, after, n);
-          let q = customerRepository.filtered(ex, scope, filters).selectAll();
+          let q = customerRepository.filtered(ex, scope, filters).select(VIEW_COLUMNS);
           if (after) q = q.where('id', '<', after);
           return q.orderBy('id', 'desc').limit(n).execute();
         },

@@ -1,10 +1,10 @@
 import { absent } from '../../common/absent.js';
 import type { Address } from '../../common/schemas.js';
 import { fromDbBool, jsonOrNull } from '../../db/values.js';
-import { decodeCurrencies, type CustomerRow } from './repository.js';
+import { decodeCurrencies, type CustomerViewRow } from './repository.js';
 
 /** Customer row → API Customer; a member without a value is left out (D11). */
-export function customerView(row: CustomerRow) {
+export function customerView(row: CustomerViewRow) {
   const businessInfo = jsonOrNull<Record<string, unknown>>(row.business_info);
   return absent({
     id: row.id,
