@@ -101,9 +101,15 @@ export async function buildApp(container: Container, options: BuildOptions = {})
   // Sets cookies (the dashboard's session); they are read on demand, not parsed for every request (sessionToken).
   await app.register(cookie, { hook: false });
 
+  // Every answer carries the standard headers and is written at the end of the event loop's turn,
+  // together with the others finished in that turn. Written one by one, each answer to a client
+  // that had gone idle meanwhile wakes it (on a virtual machine, an interrupt to another core):
+  // under 20 concurrent clients that wake-up was a third of GET /ping's CPU. Written together, the
+  // first wakes the client and it reads the rest in the same wake-up; its next requests arrive
+  // together too. An answer waits at most for the requests read in the same turn; alone, not at all.
   app.addHook('onSend', (req, reply, payload, done) => {
     standardHeaders(req, reply);
-    done(null, payload);
+    setImmediate(done, null, payload);
   });
   // Metrics first, then load shedding, which refuses before authentication does any work.
   const metrics = registerMetrics(app, container.db.stats, container.config.metricsToken, () => container.jobs.deadCount());
