@@ -18,6 +18,13 @@ describe('Cursors', () => {
     }
   });
 
+  it('signs a long scope (filters of any length) as it signs a short one', () => {
+    const long = `customers|${'x'.repeat(5000)}`;
+    const c = cursors.encode('Customer:abc', long);
+    expect(cursors.decode(c, long)).toBe('Customer:abc');
+    expect(() => cursors.decode(c, `${long}y`)).toThrow(ApiError);
+  });
+
   it.each([
     ['another scope', (c: string) => [c, 'scope-b']],
     ['a changed payload', (c: string) => [`x${c.slice(1)}`, 'scope-a']],

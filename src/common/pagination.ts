@@ -33,8 +33,14 @@ export function PageSchema<T extends object>(item: T) {
   });
 }
 
+const MAX_REMEMBERED_SCOPE = 256;
+
 export class Cursors {
-  /** Signatures of recent scopes: a list and its filters repeat page after page, and each HMAC was 2% of a list request's CPU. */
+  /**
+   * Signatures of recent scopes: a list and its filters repeat page after page, and each HMAC was 2%
+   * of a list request's CPU. Only short scopes are kept (filters come from the query string), so the
+   * memory stays small whatever clients send.
+   */
   private readonly scopes = new Map<string, string>();
 
   constructor(private readonly secret: string) {}
@@ -47,6 +53,7 @@ export class Cursors {
     let signature = this.scopes.get(scope);
     if (signature === undefined) {
       signature = this.sign(scope);
+      if (scope.length > MAX_REMEMBERED_SCOPE) return signature;
       if (this.scopes.size >= 1000) this.scopes.delete(this.scopes.keys().next().value as string);
       this.scopes.set(scope, signature);
     }
