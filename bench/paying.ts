@@ -22,6 +22,8 @@ export interface Measured {
   /** CPU µs per answered request: the server process's, and PostgreSQL's. */
   serverCpuUs?: number;
   databaseCpuUs?: number;
+  /** µs per answered request the server spent inside SQLite (part of its CPU time; SQLite only). */
+  sqliteUs?: number;
 }
 
 export async function startBare(): Promise<{ url: string; child: ChildProcess }> {
@@ -63,9 +65,14 @@ export function postgresCpuSeconds(): number {
   return total;
 }
 
-async function statementsSoFar(baseUrl: string): Promise<number> {
+/** The database counters of /metrics: statements sent, and (SQLite) seconds spent inside SQLite. */
+async function databaseSoFar(baseUrl: string): Promise<{ statements: number; sqliteSeconds?: number }> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  return Number(/^corridor_db_statements_total (\d+)/m.exec(text)?.[1] ?? NaN);
+  const sqlite = /^corridor_db_sqlite_seconds_total (\S+)/m.exec(text)?.[1];
+  return {
+    statements: Number(/^corridor_db_statements_total (\d+)/m.exec(text)?.[1] ?? NaN),
+    sqliteSeconds: sqlite === undefined ? undefined : Number(sqlite),
+  };
 }
 
 /**
@@ -75,11 +82,11 @@ async function statementsSoFar(baseUrl: string): Promise<number> {
  * shares the machine.
  */
 export async function drive(opts: Record<string, unknown>, corridor?: string, cpu?: { pid: number; postgres: boolean }): Promise<Measured> {
-  const before = corridor ? await statementsSoFar(corridor) : 0;
+  const before = corridor ? await databaseSoFar(corridor) : undefined;
   const cpuBefore = cpu ? [cpuSeconds(cpu.pid), cpu.postgres ? postgresCpuSeconds() : 0] : [0, 0];
   const r = await autocannon({ connections: 20, duration: DURATION_S, ...opts });
   const cpuAfter = cpu ? [cpuSeconds(cpu.pid), cpu.postgres ? postgresCpuSeconds() : 0] : [0, 0];
-  const after = corridor ? await statementsSoFar(corridor) : 0;
+  const after = corridor ? await databaseSoFar(corridor) : undefined;
   const answered = r.requests.total;
   const perRequestUs = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, answered));
   return {
@@ -90,7 +97,8 @@ export async function drive(opts: Record<string, unknown>, corridor?: string, cp
     p50: r.latency.p50,
     p99: r.latency.p99,
     failed: r.non2xx + r.errors,
-    statements: corridor ? Math.round(((after - before) / Math.max(1, answered)) * 10) / 10 : undefined,
+    statements: before && after ? Math.round(((after.statements - before.statements) / Math.max(1, answered)) * 10) / 10 : undefined,
+    sqliteUs: before?.sqliteSeconds !== undefined && after?.sqliteSeconds !== undefined ? perRequestUs(after.sqliteSeconds - before.sqliteSeconds) : undefined,
   };
 }
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, buildApp } from '../src/app.js';
 import { createUrlRateSource } from '../src/fx/url-rates.js';
-import { call, testContext } from './helpers/context.js';
+import { call, dialect, testContext } from './helpers/context.js';
 import { createCustomer } from './helpers/factories.js';
 
 /** The value of one Prometheus sample, or undefined when the series does not exist. */
@@ -62,6 +62,22 @@ describe('observability', async () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('/metrics shows the time the server spent inside SQLite, and a request that reaches the database adds to it', async () => {
+    const spent = async () => {
+      const m = /^corridor_db_sqlite_seconds_total (\S+)$/m.exec((await ctx.app.inject({ url: '/metrics' })).body);
+      return m ? Number(m[1]) : undefined;
+    };
+    const before = await spent();
+    if (dialect === 'postgres') {
+      // PostgreSQL runs in its own processes: its time is not the server's.
+      expect(before).toBeUndefined();
+      return;
+    }
+    expect(before).toBeGreaterThan(0);
+    await createCustomer(ctx);
+    expect(await spent()).toBeGreaterThan(before!);
   });
 
   it('/metrics counts refused production rate documents by reason', async () => {

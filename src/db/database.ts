@@ -79,6 +79,12 @@ export interface Database {
 
 export interface DbStats {
   statements: number;
+  /**
+   * SQLite only: seconds the event loop spent inside better-sqlite3 (SQLite running a statement,
+   * the driver binding its values and reading its rows). It runs on the event loop, so this is the
+   * database's share of the server's own CPU time; /metrics shows it, the benchmark divides it per request.
+   */
+  sqliteSeconds?: number;
 }
 
 export function isPostgresUrl(url: string): boolean {

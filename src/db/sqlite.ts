@@ -10,18 +10,32 @@ import type { Database, DatabaseOptions, DbStats, Executor } from './database.js
 import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 
 /**
+ * Makes one call into better-sqlite3 and adds how long it took to stats.sqliteSeconds. The
+ * checkpoints on their own thread and the log's flush on the thread pool are not counted: they do
+ * not hold the event loop.
+ */
+function inSqlite<T>(stats: DbStats, call: () => T): T {
+  const start = performance.now();
+  try {
+    return call();
+  } finally {
+    stats.sqliteSeconds! += (performance.now() - start) / 1000;
+  }
+}
+
+/**
  * A reading statement's rows as objects, built in JavaScript from its raw rows. better-sqlite3
  * builds each row through V8's generic property API — every column name interned again and the
  * object's shape changed once per column, for every row — which cost more than running the SQL
  * on a list page. A literal of the statement's columns gives every row one fixed shape at once.
  * (Repeated column names keep the last value, as better-sqlite3's objects do.)
  */
-function rowsOf(stmt: SQLite.Statement): (params: readonly unknown[]) => unknown[] {
+function rowsOf(stmt: SQLite.Statement, stats: DbStats): (params: readonly unknown[]) => unknown[] {
   const names = stmt.columns().map((c) => c.name);
   const row = new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (r: unknown[]) => unknown;
   stmt.raw(true);
   return (params) => {
-    const raw = stmt.all(...params) as unknown[][];
+    const raw = inSqlite(stats, () => stmt.all(...params) as unknown[][]);
     const rows = new Array(raw.length);
     for (let i = 0; i < raw.length; i++) rows[i] = row(raw[i]);
     return rows;
@@ -50,7 +64,7 @@ function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
     let p = prepared.get(s.name);
     if (!p) {
       const stmt = prepareSqlite(native, s.sqlite);
-      p = { stmt, rows: stmt.reader ? rowsOf(stmt) : undefined };
+      p = { stmt, rows: stmt.reader ? rowsOf(stmt, stats) : undefined };
       prepared.set(s.name, p);
     }
     return p;
@@ -60,13 +74,13 @@ function sqliteRunner(native: SQLite.Database, stats: DbStats): Runner {
       stats.statements++;
       const { stmt, rows } = prepare(s);
       if (rows) return rows(params) as T[];
-      stmt.run(...params);
+      inSqlite(stats, () => stmt.run(...params));
       return [];
     },
     async execute(s: Statement, params: readonly unknown[]) {
       stats.statements++;
       const { stmt, rows } = prepare(s);
-      return rows ? stmt.all(...params).length : stmt.run(...params).changes;
+      return inSqlite(stats, () => (rows ? stmt.all(...params).length : stmt.run(...params).changes));
     },
   };
 }
@@ -97,14 +111,22 @@ function openNative(file: string, synchronous: 'FULL' | 'NORMAL', readonly: bool
 /**
  * Kysely prepares every query afresh; preparing costs more than running a small statement.
  * Statements are cached by their SQL text (bounded). Safe because better-sqlite3 runs each
- * statement to completion synchronously and Kysely never streams here.
+ * statement to completion synchronously and Kysely never streams here. Kysely is handed the
+ * statement's three calls it makes, each counted in stats.sqliteSeconds.
  */
-function withStatementCache(native: SQLite.Database): SQLite.Database {
+function withStatementCache(native: SQLite.Database, stats: DbStats): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
+  const counted = (stmt: SQLite.Statement) =>
+    ({
+      reader: stmt.reader,
+      all: (params: unknown[]) => inSqlite(stats, () => stmt.all(params)),
+      run: (params: unknown[]) => inSqlite(stats, () => stmt.run(params)),
+      iterate: (params: unknown[]) => stmt.iterate(params),
+    }) as unknown as SQLite.Statement;
   const prepare = (text: string) => {
     let stmt = cache.get(text);
     if (!stmt) {
-      stmt = prepareSqlite(native, text);
+      stmt = counted(prepareSqlite(native, text));
       if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
       cache.set(text, stmt);
     }
@@ -209,7 +231,7 @@ export function openSqlite(opts: DatabaseOptions): Database {
   const restartPages = opts.walRestartPages ?? RESTART_PAGES;
   // FULL durability comes from flushing the log ourselves (above), so the connection need not.
   const wal = !memory && synchronous === 'FULL' ? createWalSyncer(opts.url, opts.syncWal ?? fdatasync) : undefined;
-  const stats: DbStats = { statements: 0 };
+  const stats: DbStats = { statements: 0, sqliteSeconds: 0 };
   const writerNative = openNative(opts.url, wal ? 'NORMAL' : synchronous, false);
   // Checkpoints run on a thread of their own, not inside a COMMIT on the event loop (sqlite-checkpointer.ts).
   const checkpointer = memory
@@ -225,7 +247,7 @@ export function openSqlite(opts: DatabaseOptions): Database {
   if (checkpointer) writerNative.pragma('wal_autocheckpoint = 0');
   // A log that grew past twice its restart length (a reader held it) shrinks back when it restarts.
   writerNative.pragma(`journal_size_limit = ${2 * restartPages * Number(writerNative.pragma('page_size', { simple: true }))}`);
-  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative) }), log: counting(stats) });
+  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative, stats) }), log: counting(stats) });
   const writerRunner = sqliteRunner(writerNative, stats);
   // Transaction control of the group commit, prepared once like every hot statement.
   const control = Object.fromEntries(
@@ -233,14 +255,14 @@ export function openSqlite(opts: DatabaseOptions): Database {
   ) as Record<'begin immediate' | 'savepoint tx' | 'release tx' | 'rollback to tx' | 'commit' | 'rollback', SQLite.Statement>;
   const run = (text: keyof typeof control) => {
     stats.statements++;
-    control[text].run();
+    inSqlite(stats, () => control[text].run());
   };
   let flushing: Promise<void> | undefined;
   // An in-memory database exists once per connection, so it has no separate reader.
   const readerNative = memory ? writerNative : openNative(opts.url, synchronous, true);
   const reader = memory
     ? writer
-    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(readerNative) }, () => flushing), log: counting(stats) });
+    : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(readerNative, stats) }, () => flushing), log: counting(stats) });
   const readerRunner = memory ? writerRunner : sqliteRunner(readerNative, stats);
   const als = new AsyncLocalStorage<TxContext>();
   const sqliteLocker = rowLocker(false);
@@ -304,7 +326,7 @@ export function openSqlite(opts: DatabaseOptions): Database {
         // The last frames of a long log, so this transaction restarts it (sqlite-checkpointer.ts).
         if (checkpointer?.restartDue()) {
           stats.statements++;
-          writerNative.pragma('wal_checkpoint(PASSIVE)');
+          inSqlite(stats, () => writerNative.pragma('wal_checkpoint(PASSIVE)'));
         }
         run('begin immediate');
         batch = newBatch();

@@ -18,6 +18,16 @@ export function registerMetrics(app: App, db: DbStats, bearerToken?: string, dea
       this.inc(db.statements);
     },
   });
+  if (db.sqliteSeconds !== undefined)
+    new Counter({
+      name: 'corridor_db_sqlite_seconds_total',
+      help: "Seconds the event loop spent inside SQLite (running statements, transaction control and commits, binding values and reading rows): the database's share of the server's CPU time",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(db.sqliteSeconds!);
+      },
+    });
   registry.registerMetric(ratesDocumentsRefused);
   if (deadJobs)
     new Gauge({
