@@ -4,7 +4,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqlite, prepareSqlite } from './sqlite.js';
+import { openSqlite } from './sqlite.js';
+import { prepareSqlite } from './sqlite-statements.js';
 import { statement } from './statements.js';
 
 describe('prepareSqlite', () => {
