@@ -266,6 +266,8 @@ describe('ledger verify', () => {
       const Sqlite = (await import('better-sqlite3')).default;
       exec = async (statement) => {
         const native = new Sqlite(path.join(dir, 'corridor.db'));
+        // As a SQL shell would tamper: foreign keys unchecked (PostgreSQL declares none on deltas).
+        native.pragma('foreign_keys = OFF');
         native.prepare(statement).run();
         native.close();
       };
@@ -279,6 +281,10 @@ describe('ledger verify', () => {
       await exec(
         "insert into ledger_accounts (id, platform_id, environment, kind, system_code, currency, non_negative, credits_posted, created_at, updated_at) values ('InternalAccount:x', 'Platform:p', 'SANDBOX', 'INTERNAL', null, 'USD', 1, 5, 'x', 'x')",
       );
+      // A delta of an account that does not exist counts towards nothing: reported, not skipped.
+      await exec(
+        "insert into ledger_deltas (id, account_id, debits_pending, debits_posted, credits_pending, credits_posted) values ('d1', 'LedgerAccount:gone', 0, 0, 0, 7)",
+      );
       const failed = await run('node', [bin, 'ledger', 'verify', '--json'], { env }).then(
         () => undefined,
         (e: { code: number; stdout: string }) => e,
@@ -287,6 +293,7 @@ describe('ledger verify', () => {
       const report = JSON.parse(failed!.stdout);
       expect(report).toMatchObject({ ok: false, accounts: 1 });
       expect(report.problems.map((p: { kind: string }) => p.kind)).toContain('ACCOUNT_TOTALS');
+      expect(report.problems).toContainEqual({ kind: 'ACCOUNT_TOTALS', subject: 'LedgerAccount:gone', message: 'deltas of an account that does not exist' });
     } finally {
       await cleanup();
       fs.rmSync(dir, { recursive: true, force: true });

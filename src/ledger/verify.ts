@@ -77,6 +77,10 @@ export async function verifyLedger(db: Database): Promise<LedgerProblem[]> {
     s.pending += have.cpend - have.dpend;
     scopeSums.set(key, s);
   }
+  // A delta counts towards its account's totals only through the account: one without its account would count nowhere.
+  const strayDeltas = await sql<{ account_id: string }>`
+    select distinct d.account_id from ledger_deltas d left join ledger_accounts a on a.id = d.account_id where a.id is null limit 1000`.execute(ex);
+  for (const r of strayDeltas.rows) add('ACCOUNT_TOTALS', r.account_id, 'deltas of an account that does not exist');
   for (const [key, s] of scopeSums) {
     if (s.posted !== 0n || s.pending !== 0n) add('SCOPE_CURRENCY', key, `accounts sum to posted ${s.posted}, pending ${s.pending} instead of 0`);
   }
