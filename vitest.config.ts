@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Pure unit tests (beside the code, src/**/*.test.ts) run once. Storage and API tests
-// (test/**/*.test.ts) run twice: once on SQLite and once on PostgreSQL.
+// (test/**/*.test.ts) run twice: once on SQLite and once on PostgreSQL; tests of what only
+// PostgreSQL has (row locks, several nodes) run on it alone.
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -13,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**', '**/node_modules/**', 'test/e2e/nodes*.test.ts'],
+          exclude: ['test/browser/**', '**/node_modules/**', 'test/e2e/nodes*.test.ts', 'test/**/*.postgres.test.ts'],
           env: { TEST_DB: 'sqlite' },
         },
       },
