@@ -3,7 +3,8 @@
 // payers with the load spread over 3 nodes on the same database, beside a bare Fastify POST in the
 // same run. While each load runs, pg_stat_activity is sampled every 100 ms: how often a server
 // connection waited on a row lock (and on which table) or sat idle inside a transaction.
-// `ledger verify` runs at the end. Run: npx tsx bench/nodes.ts (BENCH_SECONDS to lengthen).
+// `ledger verify` runs at the end. Run: npx tsx bench/nodes.ts (BENCH_SECONDS to lengthen; BENCH_LABEL
+// writes a section of its own beside the last unlabelled one).
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -131,10 +132,11 @@ export async function run() {
 
     const line = (name: string, m: Measured, waits?: Waits) =>
       `| ${name} | ${m.rps} | ${((m.rps / barePost.rps) * 100).toFixed(1)}% | ${m.p50} | ${m.p99} | ${m.statements ?? '—'} | ${m.serverCpuUs ?? '—'} | ${m.databaseCpuUs ?? '—'} | ${m.failed} | ${waits ? describeWaits(waits) : '—'} |`;
+    const label = process.env.BENCH_LABEL;
     writeSection(
-      'nodes',
+      label ? `nodes-${label}` : 'nodes',
       [
-        '## Scale-out on PostgreSQL: one node and three',
+        `## Scale-out on PostgreSQL: one node and three${label ? ` (${label})` : ''}`,
         '',
         machine(),
         '',
