@@ -29,7 +29,7 @@ describe('batched transactions', () => {
   it('a failing member rolls back alone while the others of its batch commit and answer', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    // Busy writers: on PostgreSQL they hold every lane, so what arrives meanwhile waits and forms one batch.
+    // Busy writers: what arrives beside them, in one turn, waits and forms one batch.
     const blockers = Array.from({ length: 8 }, (_, i) =>
       db.tx(async (trx) => {
         await sql`insert into batch_t (v) values (${1000 + i})`.execute(trx);

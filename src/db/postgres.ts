@@ -42,6 +42,16 @@ const MAX_BATCH = 32;
 /** How long a batch member after the first waits for another batch's row lock before it moves to a later batch (ms). */
 const BATCH_LOCK_WAIT_MS = 20;
 const LOCK_NOT_AVAILABLE = '55P03';
+/**
+ * A lane opens beside a busy one only for LANE_FILL waiting transactions, or once the oldest has
+ * waited LANE_WAIT_MS; the first lane opens at once. A batch started for one or two transactions
+ * spends the database's CPU on too little work: with the database on the same host, three nodes
+ * that opened a lane per arrival paid less than one node (docs/decisions.md, "Batch lanes"). With
+ * the database far away, transactions wait long enough to fill a batch anyway, so lanes open as
+ * before; and a lane held up (a row lock, a slow statement) delays the others only for the wait.
+ */
+const LANE_FILL = 3;
+const LANE_WAIT_MS = 2;
 
 export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const pg = await loadPg();
@@ -112,11 +122,15 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
      * bound function it wraps around it (two deprecation wrappers and a property definition per call).
      */
     caller: AsyncResource;
+    /** When it began to wait (performance.now()). */
+    since: number;
     resolve: (value: unknown) => void;
     reject: (e: unknown) => void;
   }
   const waiting: Member[] = [];
   let lanesBusy = 0;
+  let laneTimer: NodeJS.Timeout | undefined;
+  let gathering = false;
 
   /**
    * Runs the members as one database transaction on one client, a savepoint each (a batch of
@@ -186,12 +200,22 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
 
   /**
    * Group commit on PostgreSQL (docs/decisions.md, "Scale"): up to `lanes` batches run at once,
-   * each on its own client; transactions that arrive while every lane is busy wait and form the
-   * next batch (at most MAX_BATCH), which commits once. Under light load a transaction runs alone
-   * at once, as before.
+   * each on its own client, and each commits once (at most MAX_BATCH members). With every lane free
+   * a transaction starts at once, alone. Beside a busy lane, the transactions that arrive in one turn
+   * of the event loop are looked at together at its end: they open a lane if they are LANE_FILL or
+   * the oldest has waited LANE_WAIT_MS, else they wait for more, for a lane to free, or for the wait.
    */
   function pump() {
+    gathering = false;
     while (lanesBusy < lanes && waiting.length > 0) {
+      const waited = performance.now() - waiting[0].since;
+      if (lanesBusy > 0 && waiting.length < LANE_FILL && waited < LANE_WAIT_MS) {
+        laneTimer ??= setTimeout(() => {
+          laneTimer = undefined;
+          pump();
+        }, LANE_WAIT_MS - waited);
+        return;
+      }
       lanesBusy++;
       void runBatch(waiting.splice(0, MAX_BATCH)).finally(() => {
         lanesBusy--;
@@ -202,8 +226,12 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
 
   function inBatch<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      waiting.push({ fn, caller: new AsyncResource('corridor.transaction'), resolve: resolve as (value: unknown) => void, reject });
-      pump();
+      waiting.push({ fn, caller: new AsyncResource('corridor.transaction'), since: performance.now(), resolve: resolve as (value: unknown) => void, reject });
+      if (lanesBusy === 0) pump();
+      else if (!gathering) {
+        gathering = true;
+        setImmediate(pump);
+      }
     });
   }
 
