@@ -46,9 +46,10 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * A lane opens beside a busy one only for LANE_FILL waiting transactions, or once the oldest has
  * waited LANE_WAIT_MS; the first lane opens at once. A batch started for one or two transactions
  * spends the database's CPU on too little work: with the database on the same host, three nodes
- * that opened a lane per arrival often carried fewer payments than one (docs/decisions.md, "Batch lanes"). With
- * the database far away, transactions wait long enough to fill a batch anyway, so lanes open as
- * before; and a lane held up (a row lock, a slow statement) delays the others only for the wait.
+ * that opened a lane per arrival often carried fewer payments than one (docs/decisions.md, "Batch
+ * lanes"). With the database far away, transactions wait long enough to fill a batch anyway, so
+ * lanes open as before; and a lane held up (a row lock, a slow statement) delays the others only
+ * for the wait.
  */
 const LANE_FILL = 3;
 const LANE_WAIT_MS = 2;
