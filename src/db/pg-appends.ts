@@ -45,7 +45,7 @@ export function combine(parts: readonly Statement[]): Statement {
 const insertedTable = (s: Statement) => /^\s*insert into (\w+)/i.exec(s.postgres)?.[1];
 
 /** The appends waiting on one transaction's client. */
-export function appendQueue(client: pg.PoolClient, stats: DbStats) {
+export function appendQueue(client: Pick<pg.PoolClient, 'query'>, stats: DbStats) {
   let parts: Statement[] = [];
   let params: unknown[] = [];
 

@@ -6,13 +6,14 @@ import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
 import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 import { appendQueue, type AppendQueue } from './pg-appends.js';
+import { leadingClient, type LeadingClient } from './pg-leading.js';
 
 /**
  * PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan.
  * In a transaction, the appends waiting on its client go first, or with the statement when it
  * may go with them (pg-appends.ts).
  */
-function pgRunner(client: pg.Pool | pg.PoolClient, stats: DbStats, appends?: AppendQueue): Runner {
+function pgRunner(client: Pick<pg.Pool, 'query'>, stats: DbStats, appends?: AppendQueue): Runner {
   const run = async (s: Statement, params: readonly unknown[]) => {
     if (appends) return appends.run(s, params);
     stats.statements++;
@@ -74,24 +75,27 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     // Startup parameters of their own (not `options`), so a DATABASE_URL carrying ?options=… keeps both.
     statement_timeout: opts.statementTimeoutMs || undefined,
     idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs || undefined,
+    // A statement may be written before the answer to the one ahead of it (pg-leading.ts).
+    pipeline: true,
   });
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
   const poolRunner = pgRunner(pool, stats);
   const pgLocker = rowLocker(true);
-  type PgTxContext = TxContext & { appends: AppendQueue };
+  type PgTxContext = TxContext & { appends: AppendQueue; leading: LeadingClient };
   const als = new AsyncLocalStorage<PgTxContext>();
   // A transaction runs on one pooled client: the builder and the compiled statements both use it.
   const contexts = new WeakMap<pg.PoolClient, Omit<PgTxContext, 'committed'>>();
   const contextOf = (client: pg.PoolClient): PgTxContext => {
     let ctx = contexts.get(client);
     if (!ctx) {
-      const appends = appendQueue(client, stats);
+      const leading = leadingClient(client, stats);
+      const appends = appendQueue(leading, stats);
       // Kysely over this one client; it must not hand the client back to the pool itself, and its
       // queries, like the compiled statements, go after the appends waiting.
       const query = (...args: unknown[]) => {
         const flushed = appends.flush();
-        const send = () => (client.query as (...a: unknown[]) => unknown)(...args);
+        const send = () => (leading.query as (...a: unknown[]) => unknown)(...args);
         return flushed ? flushed.then(send) : send();
       };
       const held = new Proxy(client, {
@@ -100,14 +104,15 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       const single = { connect: async () => held, end: async () => undefined } as unknown as pg.Pool;
       ctx = {
         trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }),
-        runner: pgRunner(client, stats, appends),
+        runner: pgRunner(leading, stats, appends),
         appends,
+        leading,
       };
       contexts.set(client, ctx);
     }
     return { ...ctx, committed: [] };
   };
-  const control = (client: pg.PoolClient, text: string) => {
+  const control = (client: Pick<pg.PoolClient, 'query'>, text: string) => {
     stats.statements++;
     return client.query(text);
   };
@@ -147,12 +152,15 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     const answered = new Set<Member>();
     const deferred: Member[] = [];
     let client: pg.PoolClient | undefined;
+    let leading: LeadingClient | undefined;
     let broken: Error | undefined;
     try {
       client = await pool.connect();
-      // Transaction control travels in as few round trips as it can: one before the first member,
-      // one between members, the COMMIT (which keeps the last member's savepoint) after the last.
-      await control(client, alone ? 'begin' : 'begin; savepoint member');
+      leading = contextOf(client).leading;
+      // Transaction control travels in as few round trips as it can: before a member, with the
+      // member's first statement (pg-leading.ts); the COMMIT (which keeps the last member's
+      // savepoint) after the last member.
+      leading.lead(alone ? 'begin' : 'begin; savepoint member');
       for (const [i, member] of members.entries()) {
         const last = i === members.length - 1;
         // From the second member on, the batch holds the earlier members' row locks: a member that
@@ -161,16 +169,24 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         // to find, once per member). The first member holds nothing yet, so it may wait.
         const lockWait = i === 0 ? ` set local lock_timeout = ${BATCH_LOCK_WAIT_MS};` : '';
         const ctx = contextOf(client);
-        let value: unknown;
+        let outcome: { value: unknown } | { error: unknown };
         try {
-          value = await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx)));
+          const value = await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx)));
           // The member's appends are its writes: sent before its savepoint is released, rolled back with it.
           await ctx.appends.flush();
-        } catch (e) {
+          outcome = { value };
+        } catch (error) {
+          outcome = { error };
+        }
+        // The control before the member failed: the whole batch fails with its error (below).
+        await leading.settle();
+        if ('error' in outcome) {
+          const e = outcome.error;
           ctx.appends.discard();
           if (alone) throw e;
           // Back to the member's savepoint, which stays in place for the next member.
-          await control(client, `rollback to savepoint member;${last ? '' : lockWait}`);
+          if (last) await control(leading, 'rollback to savepoint member;');
+          else leading.lead(`rollback to savepoint member;${lockWait}`);
           if (i > 0 && (e as { code?: string }).code === LOCK_NOT_AVAILABLE) deferred.push(member);
           else {
             answered.add(member);
@@ -178,10 +194,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
           }
           continue;
         }
-        done.push({ member, value, ctx });
-        if (!last) await control(client, `release savepoint member;${lockWait} savepoint member`);
+        done.push({ member, value: outcome.value, ctx });
+        if (!last) leading.lead(`release savepoint member;${lockWait} savepoint member`);
       }
-      await control(client, 'commit');
+      await leading.settle();
+      await control(leading, 'commit');
       for (const { member, value, ctx } of done) {
         answered.add(member);
         runCommitted(ctx);
@@ -191,7 +208,10 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       for (const member of deferred) answered.add(member);
       waiting.unshift(...deferred);
     } catch (e) {
-      if (client) await control(client, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      if (leading) {
+        await leading.settle().catch(() => undefined);
+        await control(leading, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      }
       for (const member of members) if (!answered.has(member)) member.reject(e);
     } finally {
       // A client whose rollback failed is in an unknown state: the pool drops it.
