@@ -7,18 +7,14 @@ import type { Database, DatabaseOptions, DbStats, Executor } from './database.js
 import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 import { appendQueue, type AppendQueue } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
+import { readGatherer } from './pg-reads.js';
 
 /**
  * PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan.
- * In a transaction, the appends waiting on its client go first, or with the statement when it
- * may go with them (pg-appends.ts).
+ * Sent in a transaction after the appends waiting on its client, or with them when the statement
+ * may go with them (pg-appends.ts); outside one, with the reads asked for in the same turn (pg-reads.ts).
  */
-function pgRunner(client: Pick<pg.Pool, 'query'>, stats: DbStats, appends?: AppendQueue): Runner {
-  const run = async (s: Statement, params: readonly unknown[]) => {
-    if (appends) return appends.run(s, params);
-    stats.statements++;
-    return client.query({ name: s.name, text: s.postgres, values: params as unknown[] });
-  };
+function pgRunner(run: (s: Statement, params: readonly unknown[]) => Promise<pg.QueryResult>): Runner {
   return {
     async query<T>(s: Statement, params: readonly unknown[]) {
       return (await run(s, params)).rows as T[];
@@ -80,7 +76,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   });
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
-  const poolRunner = pgRunner(pool, stats);
+  const poolRunner = pgRunner(readGatherer(pool, stats).send);
   const pgLocker = rowLocker(true);
   type PgTxContext = TxContext & { appends: AppendQueue; leading: LeadingClient };
   const als = new AsyncLocalStorage<PgTxContext>();
@@ -104,7 +100,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       const single = { connect: async () => held, end: async () => undefined } as unknown as pg.Pool;
       ctx = {
         trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }),
-        runner: pgRunner(leading, stats, appends),
+        runner: pgRunner(appends.run),
         appends,
         leading,
       };
