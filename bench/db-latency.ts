@@ -22,8 +22,11 @@ async function delayedLink(target: URL, delayMs: number): Promise<{ port: number
     from.on('close', () => open.delete(from));
     open.add(from);
   };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+  // Without Nagle's algorithm, as PostgreSQL and node-postgres set their own sockets: with it, the
+  // relay held a second answer until the first was acknowledged, and the receiver, waiting for that
+  // second answer before writing, acknowledged only after its delayed-ACK timer (40 ms).
+  const server = net.createServer({ noDelay: true }, (client) => {
+    const upstream = net.connect({ port: Number(target.port || 5432), host: target.hostname, noDelay: true });
     relay(client, upstream);
     relay(upstream, client);
   });
