@@ -1,12 +1,14 @@
 // Batch lanes on PostgreSQL (src/db/postgres.ts, LANE_FILL): while a lane is busy, transactions
 // that arrive wait to fill one batch instead of opening a lane each, and a busy lane (here one held
-// open) delays them only for a moment, never until it ends. SQLite writes one group at a time, so
-// this file runs on PostgreSQL only.
-import net from 'node:net';
+// open) delays them only for a moment, never until it ends. And a batch's transaction control goes
+// with its members' statements (src/db/pg-leading.ts). SQLite writes one group at a time, so this
+// file runs on PostgreSQL only.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { freshDatabase } from './helpers/context.js';
+import { holdTransaction } from './helpers/held-transaction.js';
+import { socketWrites } from './helpers/socket-writes.js';
 
 describe('PostgreSQL batch lanes', () => {
   let db: Database;
@@ -42,58 +44,19 @@ describe('PostgreSQL batch lanes', () => {
     expect(pair[0]).toBe(pair[1]);
     expect(await held).not.toBe(pair[0]);
   });
-});
 
-// Transaction control (src/db/pg-leading.ts): a batch's `begin; savepoint member` and the savepoint
-// between members are written with the next member's statement, in one write to the socket.
-describe('PostgreSQL transaction control with the statement after it', () => {
-  let db: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, drop } = await freshDatabase());
-  });
-  afterAll(async () => {
-    await db.close();
-    await drop();
-  });
-
-  /** Writes to the kernel by every socket of this process while fn runs (a corked write goes out as one). */
-  async function socketWrites<T>(fn: () => Promise<T>): Promise<{ value: T; writes: number }> {
-    const proto = net.Socket.prototype as unknown as { _writeGeneric: (...a: unknown[]) => unknown };
-    const original = proto._writeGeneric;
-    let writes = 0;
-    proto._writeGeneric = function (this: unknown, ...args: unknown[]) {
-      writes++;
-      return original.apply(this, args);
-    };
-    try {
-      return { value: await fn(), writes };
-    } finally {
-      proto._writeGeneric = original;
-    }
-  }
-
+  // Transaction control (src/db/pg-leading.ts): a batch's `begin; savepoint member` and the
+  // savepoint between members are written with the next member's statement, in one write.
   it('three transactions batched beside a busy lane take four round trips: a write with each statement, and the commit', async () => {
     // Connections open beforehand: opening one writes too.
     await Promise.all(Array.from({ length: 5 }, () => sql`select pg_sleep(0.02)`.execute(db.admin)));
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const busy = new Promise<void>((resolve) => (started = resolve));
-    const held = db.tx(async (trx) => {
-      await sql`select 1`.execute(trx);
-      started();
-      await gate;
-    });
-    await busy;
-
+    const lane = await holdTransaction(db, async () => undefined);
     const before = db.stats.statements;
     const { value, writes } = await socketWrites(() =>
       Promise.all([1, 2, 3].map((n) => db.tx(async (trx) => (await sql<{ n: number }>`select ${n}::int as n`.execute(trx)).rows[0].n))),
     );
     const statements = db.stats.statements - before;
-    release();
-    await held;
+    await lane.release();
     expect(value).toEqual([1, 2, 3]);
     // Before: begin and savepoint, three statements, two savepoints between them, commit.
     expect(writes).toBe(4);
@@ -102,17 +65,7 @@ describe('PostgreSQL transaction control with the statement after it', () => {
 
   it('when the control ahead of a member fails, the batch fails with that error, commits nothing, and its connection serves on', async () => {
     await sql`create table lead_t (k text primary key)`.execute(db.admin);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const busy = new Promise<void>((resolve) => (started = resolve));
-    const held = db.tx(async (trx) => {
-      await sql`select 1`.execute(trx);
-      started();
-      await gate;
-    });
-    await busy;
-
+    const lane = await holdTransaction(db, async () => undefined);
     const outcomes = await Promise.allSettled([
       // The first member removes the batch's savepoint, so the release ahead of the second fails.
       db.tx(async (trx) => {
@@ -122,8 +75,7 @@ describe('PostgreSQL transaction control with the statement after it', () => {
       db.tx(async (trx) => sql`insert into lead_t (k) values ('second')`.execute(trx)),
       db.tx(async (trx) => sql`insert into lead_t (k) values ('third')`.execute(trx)),
     ]);
-    release();
-    await held;
+    await lane.release();
     // The second member's own error (a statement in an aborted transaction) is not the one reported.
     expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : o.status))).toEqual(['3B001', '3B001', '3B001']);
     expect((await sql`select k from lead_t`.execute(db.admin)).rows).toEqual([]);

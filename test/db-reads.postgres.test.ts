@@ -1,30 +1,14 @@
 // Reads outside a transaction on PostgreSQL (src/db/pg-reads.ts): those asked for in one turn of the
 // event loop go out together, on one connection and in one write, and each still gets its own answer
 // or its own error. SQLite reads on its own connection, in process, so this file runs on PostgreSQL only.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { statement } from '../src/db/statements.js';
 import { freshDatabase } from './helpers/context.js';
+import { socketWrites } from './helpers/socket-writes.js';
 
 const BACKEND = statement('select pg_backend_pid() as pid, ?::int as n');
 const DIVIDE = statement('select 10 / ?::int as q');
-
-/** Writes to the kernel by every socket of this process while fn runs. */
-async function socketWrites<T>(fn: () => Promise<T>): Promise<{ value: T; writes: number }> {
-  const proto = net.Socket.prototype as unknown as { _writeGeneric: (...a: unknown[]) => unknown };
-  const original = proto._writeGeneric;
-  let writes = 0;
-  proto._writeGeneric = function (this: unknown, ...args: unknown[]) {
-    writes++;
-    return original.apply(this, args);
-  };
-  try {
-    return { value: await fn(), writes };
-  } finally {
-    proto._writeGeneric = original;
-  }
-}
 
 describe('PostgreSQL reads outside a transaction', () => {
   let db: Database;
