@@ -1,5 +1,6 @@
 // A PostgreSQL connection the server ends (a restart, a failover, `pg_terminate_backend`) fails what
-// ran on it and nothing else: the process lives on and the next statements get new connections.
+// ran on it and nothing else: the process lives on, the next statements get new connections, and a
+// transaction whose COMMIT had not been sent yet runs again.
 // node-postgres reports such an end as an 'error' event, which ends a process that has no listener
 // for it. SQLite has no connections to lose, so this file runs on PostgreSQL only.
 import { sql } from 'kysely';
@@ -9,6 +10,7 @@ import type { Database } from '../src/db/database.js';
 import { statement } from '../src/db/statements.js';
 import { PG_URL } from './helpers/env.js';
 import { freshDatabase } from './helpers/context.js';
+import { holdTransaction } from './helpers/held-transaction.js';
 
 const BACKEND = statement('select pg_backend_pid() as pid');
 
@@ -36,16 +38,73 @@ describe('PostgreSQL connections ended by the server', () => {
     throw new Error(`backend ${String(pid)} did not end`);
   };
 
-  it('a transaction whose connection ends fails with that error; the next one commits', async () => {
+  it('a transaction whose connection ends before its commit runs again on a new connection, and commits once', async () => {
+    await sql`create table lost_t (k text primary key)`.execute(db.admin);
+    const backends: unknown[] = [];
+    await db.tx(async (trx) => {
+      const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0];
+      backends.push(pid);
+      await sql`insert into lost_t (k) values ('once')`.execute(trx);
+      if (backends.length === 1) {
+        await terminate(pid);
+        await gone(pid);
+      }
+      await sql`select 1`.execute(trx);
+    });
+    expect(backends).toHaveLength(2);
+    expect(backends[1]).not.toBe(backends[0]);
+    expect((await sql`select k from lost_t`.execute(db.admin)).rows).toEqual([{ k: 'once' }]);
+  });
+
+  it('when the connection of a batch ends, every member not yet committed runs again, each committing once', async () => {
+    await sql`create table lost_batch (k text primary key)`.execute(db.admin);
+    const lane = await holdTransaction(db, async () => undefined);
+    let ended = false;
+    const member = (k: string, end: boolean) =>
+      db.tx(async (trx) => {
+        await sql`insert into lost_batch (k) values (${k})`.execute(trx);
+        if (end && !ended) {
+          ended = true;
+          const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0];
+          await terminate(pid);
+          await gone(pid);
+          await sql`select 1`.execute(trx);
+        }
+      });
+    // Three transactions beside a busy lane form one batch; the second ends its connection once.
+    const outcomes = await Promise.allSettled([member('a', false), member('b', true), member('c', false)]);
+    await lane.release();
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect((await sql`select k from lost_batch order by k`.execute(db.admin)).rows).toEqual([{ k: 'a' }, { k: 'b' }, { k: 'c' }]);
+  });
+
+  it('a transaction whose connection ends every time fails with that error after a few tries; the next one commits', async () => {
+    let tries = 0;
     const attempt = db.tx(async (trx) => {
+      tries++;
       const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0];
       await terminate(pid);
       await gone(pid);
       await sql`select 1`.execute(trx);
     });
     await expect(attempt).rejects.toThrow();
+    expect(tries).toBe(5);
     const next = await db.tx(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows[0].one);
     expect(next).toBe(1);
+  });
+
+  it('a read whose connection ends while it runs is read again on another connection', async () => {
+    const SLOW = statement("select pg_backend_pid() as pid, pg_sleep(0.3)::text as slept, 'slow read' as tag");
+    const read = db.query<{ pid: number }>(SLOW, []);
+    let pid: unknown;
+    for (let i = 0; i < 100 && pid === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      pid = (await admin.query(`select pid from pg_stat_activity where query like '%''slow read''%' and pid <> pg_backend_pid()`)).rows[0]?.pid;
+    }
+    expect(pid).toBeDefined();
+    await terminate(pid);
+    const [row] = await read;
+    expect(row.pid).not.toBe(pid);
   });
 
   it('an idle pooled connection that ends is dropped; reads go on', async () => {

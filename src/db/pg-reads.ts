@@ -7,14 +7,27 @@ import type pg from 'pg';
 import type { DbStats } from './database.js';
 import type { Statement } from './statements.js';
 
+/**
+ * Whether an error ended its client's connection: the server's FATAL answer (a terminated backend,
+ * a shutdown) arrives before the socket closes; once it has, pg marks the client (the flag pg-pool reads too).
+ */
+export function connectionLost(client: pg.PoolClient, error: unknown): boolean {
+  const severity = (error as { severity?: string } | null)?.severity;
+  return severity === 'FATAL' || severity === 'PANIC' || (client as unknown as { _queryable?: boolean })._queryable === false;
+}
+
 /** Reads in one write at most: bounds how long the last waits behind the others. */
 const MAX_READS = 32;
+/** A statement that only reads, and so may run again. */
+const READ = /^\s*select\b/i;
 
 interface Read {
   s: Statement;
   params: readonly unknown[];
   resolve: (result: pg.QueryResult) => void;
   reject: (e: unknown) => void;
+  /** Sent again once already, after its connection ended. */
+  again?: boolean;
 }
 
 /** `send(s, params)`: the statement's result, its write shared with the reads asked for in the same turn. */
@@ -39,7 +52,9 @@ export function readGatherer(pool: pg.Pool, stats: DbStats) {
       results.map((result, i) =>
         result.then(reads[i].resolve, (e: Error) => {
           failed ??= e;
-          reads[i].reject(e);
+          // A read changes nothing: one whose connection ended goes again, once, on another.
+          if (connectionLost(client, e) && !reads[i].again && READ.test(reads[i].s.postgres)) gather({ ...reads[i], again: true });
+          else reads[i].reject(e);
         }),
       ),
     );
@@ -53,12 +68,14 @@ export function readGatherer(pool: pg.Pool, stats: DbStats) {
     for (let i = 0; i < reads.length; i += MAX_READS) void write(reads.slice(i, i + MAX_READS));
   }
 
+  function gather(read: Read) {
+    if (gathered.length === 0) setImmediate(go);
+    gathered.push(read);
+  }
+
   return {
     send(s: Statement, params: readonly unknown[]): Promise<pg.QueryResult> {
-      return new Promise((resolve, reject) => {
-        if (gathered.length === 0) setImmediate(go);
-        gathered.push({ s, params, resolve, reject });
-      });
+      return new Promise((resolve, reject) => gather({ s, params, resolve, reject }));
     },
   };
 }

@@ -7,7 +7,7 @@ import type { Database, DatabaseOptions, DbStats, Executor } from './database.js
 import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 import { appendQueue, type AppendQueue } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
-import { readGatherer } from './pg-reads.js';
+import { connectionLost, readGatherer } from './pg-reads.js';
 
 /**
  * PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan.
@@ -136,6 +136,8 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     reject: (e: unknown) => void;
   }
   const waiting: Member[] = [];
+  /** Errors of batches whose connection ended before their COMMIT was sent: nothing of them committed, so tx() runs them again. */
+  const uncommitted = new WeakSet<object>();
   let lanesBusy = 0;
   let laneTimer: NodeJS.Timeout | undefined;
   let gathering = false;
@@ -145,8 +147,10 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
    * one needs none; COMMIT keeps the last member's); commits once, then answers each member whose
    * work committed. A member that throws is rolled back to its savepoint alone and answered with
    * its error at once (none of its work remains), unless it only had to wait for a lock (below).
-   * When BEGIN, a savepoint or COMMIT itself fails, every member not yet answered gets that error
-   * (and tx() retries a deadlock or serialization failure in a later batch).
+   * When BEGIN, a savepoint or COMMIT itself fails, or the connection ends, every member not yet
+   * answered gets that error; tx() runs it again in a later batch after a deadlock, a serialization
+   * failure, or a connection that ended before the COMMIT was sent (then nothing of it committed;
+   * after, it may have: the caller gets the error).
    */
   async function runBatch(members: Member[]): Promise<void> {
     const alone = members.length === 1;
@@ -156,6 +160,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     let client: pg.PoolClient | undefined;
     let leading: LeadingClient | undefined;
     let broken: Error | undefined;
+    let committing = false;
     try {
       client = await pool.connect();
       leading = contextOf(client).leading;
@@ -184,6 +189,8 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         await leading.settle();
         if ('error' in outcome) {
           const e = outcome.error;
+          // The connection ended: the batch's error, not this member's own (below).
+          if (connectionLost(client, e)) throw e;
           ctx.appends.discard();
           if (alone) throw e;
           // Back to the member's savepoint, which stays in place for the next member.
@@ -200,6 +207,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         if (!last) leading.lead(`release savepoint member;${lockWait} savepoint member`);
       }
       await leading.settle();
+      committing = true;
       await control(leading, 'commit');
       for (const { member, value, ctx } of done) {
         answered.add(member);
@@ -210,6 +218,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       for (const member of deferred) answered.add(member);
       waiting.unshift(...deferred);
     } catch (e) {
+      if (!committing && client && connectionLost(client, e) && typeof e === 'object' && e !== null) uncommitted.add(e);
       if (leading) {
         await leading.settle().catch(() => undefined);
         await control(leading, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
@@ -277,7 +286,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
           return await inBatch(fn);
         } catch (e) {
           const code = (e as { code?: string }).code;
-          if (n < 5 && code && RETRYABLE_PG.has(code)) continue;
+          if (n < 5 && ((code && RETRYABLE_PG.has(code)) || uncommitted.has(e as object))) continue;
           throw e;
         }
       }
