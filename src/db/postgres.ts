@@ -75,9 +75,9 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     pipeline: true,
   });
   // A connection the server ends (a restart, a failover, pg_terminate_backend) is reported as an
-  // 'error' event, which ends the process when nobody listens. What ran on it fails on its own (a
-  // request answers 500 and logs the error); the pool drops an idle one itself, and a batch or a
-  // gathered read releases its client as broken. The next statement opens a new connection.
+  // 'error' event, which ends the process when nobody listens. What ran on it fails, or runs again
+  // where that cannot do anything twice (runBatch, pg-reads.ts); the pool drops an idle one itself,
+  // and a batch or a gathered read releases its client as broken. The next statement opens a new connection.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const stats: DbStats = { statements: 0 };
