@@ -64,6 +64,14 @@ export interface Database {
    */
   append(statement: Statement, params: readonly unknown[]): Promise<void>;
   /**
+   * An append that must change exactly one row: an update under a guard (an account's floor).
+   * When it changes none, its transaction fails with the error `refused()` throws, which runs
+   * inside the transaction (after the transaction's work since its savepoint is undone, where the
+   * statement was sent ahead without waiting: on PostgreSQL, in a batch). Like an append, on
+   * PostgreSQL it is sent without waiting for its answer, so the caller goes on at once.
+   */
+  appendGuarded(statement: Statement, params: readonly unknown[], refused: () => Promise<never>): Promise<void>;
+  /**
    * Reads a row and holds it until the open transaction ends, so a decision taken on it cannot be
    * overtaken: `SELECT … FOR UPDATE` on PostgreSQL; on SQLite the write transaction is already
    * serial. `key`: column → value, e.g. `{ id }` or `{ platform_id, environment }`. With `share`,

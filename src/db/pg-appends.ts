@@ -1,8 +1,8 @@
 // Appends of a PostgreSQL transaction (Database.append): consecutive writes no caller waits for
 // travel as one statement, so a payment's history, events, deliveries and journal legs cost one
-// round trip instead of one each.
+// statement instead of one each; and it is sent without waiting for its answer (pg-leading.ts).
 import type pg from 'pg';
-import type { DbStats } from './database.js';
+import type { LeadingClient } from './pg-leading.js';
 import type { Statement } from './statements.js';
 
 /** PostgreSQL accepts at most 65,535 parameters per statement; a queue flushes well before. */
@@ -44,58 +44,92 @@ export function combine(parts: readonly Statement[]): Statement {
 /** The table a queued part inserts into; undefined for a part whose table is not plain to see. */
 const insertedTable = (s: Statement) => /^\s*insert into (\w+)/i.exec(s.postgres)?.[1];
 
+/**
+ * A statement of appends sent without waiting for its answer (LeadingClient.send). Whoever runs
+ * the transaction awaits it before the commit: its error is the transaction's. `refused`: it ends
+ * in a guarded update (Database.appendGuarded) that changed no row.
+ */
+export interface Tail {
+  result: Promise<pg.QueryResult>;
+  refused?: () => Promise<never>;
+}
+
 /** The appends waiting on one transaction's client. */
-export function appendQueue(client: Pick<pg.PoolClient, 'query'>, stats: DbStats) {
+export function appendQueue(client: Pick<LeadingClient, 'send' | 'query'>) {
   let parts: Statement[] = [];
   let params: unknown[] = [];
+  let tails: Tail[] = [];
 
-  /** Sends the queued parts, with `last` as the statement's last part when given. */
-  function send(last?: { s: Statement; values: readonly unknown[] }): Promise<pg.QueryResult> {
+  /** The queued parts as one statement, with `last` as its last part when given; the queue empties. */
+  function take(last?: { s: Statement; values: readonly unknown[] }): pg.QueryConfig {
     const s = combine(last ? [...parts, last.s] : parts);
     const values = last ? [...params, ...last.values] : params;
     parts = [];
     params = [];
-    stats.statements++;
-    return client.query({ name: s.name, text: s.postgres, values });
+    return { name: s.name, text: s.postgres, values };
   }
 
-  function flush(): Promise<void> | undefined {
-    return parts.length === 0 ? undefined : send().then(() => undefined);
+  /** Sends what waits, without waiting for it: a tail of the transaction. */
+  function flush(refused?: () => Promise<never>): void {
+    if (parts.length > 0) tails.push({ result: client.send(take()), refused });
+  }
+
+  /**
+   * Whether `s` may be the last part of a statement with what waits: it touches no table the queued
+   * parts write (Statement.touches), since the parts of one statement do not see each other's rows.
+   */
+  function joins(s: Statement, values: readonly unknown[]): boolean {
+    const { touches } = s;
+    return (
+      touches !== undefined &&
+      parts.every((p) => {
+        const table = insertedTable(p);
+        return table !== undefined && !touches.includes(table) && p.name !== s.name;
+      }) &&
+      params.length + values.length <= MAX_PARAMS
+    );
+  }
+
+  /** Makes room for a part: one statement never holds the same statement twice (two upserts of one key in one statement would be refused: a row cannot be affected twice by one command), nor too many parameters. */
+  function room(s: Statement, values: readonly unknown[]) {
+    if (parts.some((p) => p.name === s.name) || params.length + values.length > MAX_PARAMS) flush();
   }
 
   return {
-    /**
-     * Queues a write. One statement never holds the same statement twice: two upserts of one key
-     * in one statement would be refused (a row cannot be affected twice by one command).
-     */
-    async add(s: Statement, values: readonly unknown[]): Promise<void> {
-      if (parts.some((p) => p.name === s.name) || params.length + values.length > MAX_PARAMS) await flush();
+    /** Queues a write. */
+    add(s: Statement, values: readonly unknown[]): void {
+      room(s, values);
       parts.push(s);
       params.push(...values);
     },
+    /**
+     * Queues a guarded update (Database.appendGuarded) as the last part of a statement sent at
+     * once, so that the statement's row count is the update's; `refused` explains a count other than one.
+     */
+    addGuarded(s: Statement, values: readonly unknown[], refused: () => Promise<never>): void {
+      if (!joins(s, values)) flush();
+      parts.push(s);
+      params.push(...values);
+      flush(refused);
+    },
     /** Sends what waits (before any other statement on the client, and before the transaction's savepoint is released or it commits). */
-    flush,
+    flush: () => flush(),
     /**
      * Runs a statement after what waits: in one statement with it, as its last part (whose rows
-     * and count the result holds), when `s` touches no table the queued parts write
-     * (Statement.touches); else once they are sent.
+     * and count the result holds), when it may join them (above); else after them, written together.
      */
     async run(s: Statement, values: readonly unknown[]): Promise<pg.QueryResult> {
-      const { touches } = s;
-      const joins =
-        parts.length > 0 &&
-        touches !== undefined &&
-        parts.every((p) => {
-          const table = insertedTable(p);
-          return table !== undefined && !touches.includes(table);
-        }) &&
-        params.length + values.length <= MAX_PARAMS;
-      if (joins) return send({ s, values });
-      await flush();
-      stats.statements++;
+      if (parts.length > 0 && joins(s, values)) return client.query(take({ s, values }));
+      flush();
       return client.query({ name: s.name, text: s.postgres, values: values as unknown[] });
     },
-    /** Forgets what waits: the transaction (or its savepoint) is being rolled back. */
+    /** The tails sent since the last call: the caller now answers for them. */
+    takeTails(): Tail[] {
+      const sent = tails;
+      tails = [];
+      return sent;
+    },
+    /** Forgets what waits unsent: the member's code failed (what was sent is rolled back with its savepoint). */
     discard() {
       parts = [];
       params = [];

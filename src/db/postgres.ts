@@ -5,7 +5,7 @@ import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
 import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
-import { appendQueue, type AppendQueue } from './pg-appends.js';
+import { appendQueue, type AppendQueue, type Tail } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
 import { connectionLost, readGatherer } from './pg-reads.js';
 
@@ -92,20 +92,20 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     let ctx = contexts.get(client);
     if (!ctx) {
       const leading = leadingClient(client, stats);
-      const appends = appendQueue(leading, stats);
+      const appends = appendQueue(leading);
       // Kysely over this one client; it must not hand the client back to the pool itself, and its
       // queries, like the compiled statements, go after the appends waiting.
       const query = (...args: unknown[]) => {
-        const flushed = appends.flush();
-        const send = () => (leading.query as (...a: unknown[]) => unknown)(...args);
-        return flushed ? flushed.then(send) : send();
+        appends.flush();
+        return (leading.query as (...a: unknown[]) => unknown)(...args);
       };
       const held = new Proxy(client, {
         get: (target, prop) => (prop === 'release' ? () => undefined : prop === 'query' ? query : Reflect.get(target, prop, target)),
       });
       const single = { connect: async () => held, end: async () => undefined } as unknown as pg.Pool;
       ctx = {
-        trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), log: counting(stats) }),
+        // Not counted here: the leading client counts what it writes.
+        trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }) }),
         runner: pgRunner(appends.run),
         appends,
         leading,
@@ -113,10 +113,6 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       contexts.set(client, ctx);
     }
     return { ...ctx, committed: [] };
-  };
-  const control = (client: Pick<pg.PoolClient, 'query'>, text: string) => {
-    stats.statements++;
-    return client.query(text);
   };
   // Half the pool writes in batches; the rest serves reads outside transactions.
   const lanes = Math.max(1, Math.floor((opts.poolSize ?? 10) / 2));
@@ -142,11 +138,48 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   let laneTimer: NodeJS.Timeout | undefined;
   let gathering = false;
 
+  /** One run of a member's work in a batch: what it wrote without waiting, and how its code ended. */
+  interface Attempt {
+    member: Member;
+    ctx: PgTxContext;
+    /** The control written ahead of it (begin, a savepoint). */
+    control: Promise<unknown>;
+    tails: Tail[];
+    outcome: { value: unknown } | { error: unknown };
+    /** The savepoint before its work, to roll it back alone. */
+    savepoint: string;
+    /** Whether a short lock_timeout was in force when it began (it may then wait for a later batch). */
+    mayDefer: boolean;
+  }
+
+  /** How an attempt's writes ended, in the order they were written; undefined when all went well. */
+  async function problemOf(a: Attempt): Promise<{ error: unknown } | { refused: () => Promise<never> } | undefined> {
+    // The control ahead of it failed: the batch fails with that error (runBatch).
+    await a.control;
+    for (const tail of a.tails) {
+      let rows: number;
+      try {
+        rows = (await tail.result).rowCount ?? 0;
+      } catch (error) {
+        return { error };
+      }
+      if (tail.refused && rows !== 1) return { refused: tail.refused };
+    }
+    return 'error' in a.outcome ? { error: a.outcome.error } : undefined;
+  }
+
   /**
-   * Runs the members as one database transaction on one client, a savepoint each (a batch of
-   * one needs none; COMMIT keeps the last member's); commits once, then answers each member whose
-   * work committed. A member that throws is rolled back to its savepoint alone and answered with
-   * its error at once (none of its work remains), unless it only had to wait for a lock (below).
+   * Runs the members as one database transaction on one client, a savepoint each (a batch of one
+   * needs none), and commits once; then answers each member whose work committed.
+   *
+   * The members' writes that need no answer (appends, guarded updates: pg-appends.ts) are not
+   * waited for: the next member starts at once, its savepoint and its writes held with them, and
+   * the whole run goes out in one write (pg-leading.ts) when a member awaits a statement or the
+   * batch ends. Then the batch hears how each did, in order. The first member whose write failed,
+   * whose guarded update was refused or whose code threw is rolled back to its savepoint and
+   * answered with its error (a refusal explained inside the transaction: Database.appendGuarded);
+   * the members after it, whose work ran on top of it, are rolled back with it and run again.
+   * Unless it only had to wait for a lock (below).
    * When BEGIN, a savepoint or COMMIT itself fails, or the connection ends, every member not yet
    * answered gets that error; tx() runs it again in a later batch after a deadlock, a serialization
    * failure, or a connection that ended before the COMMIT was sent (then nothing of it committed;
@@ -154,7 +187,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
    */
   async function runBatch(members: Member[]): Promise<void> {
     const alone = members.length === 1;
-    const done: Array<{ member: Member; value: unknown; ctx: TxContext }> = [];
+    const done: Attempt[] = [];
     const answered = new Set<Member>();
     const deferred: Member[] = [];
     let client: pg.PoolClient | undefined;
@@ -164,65 +197,96 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     try {
       client = await pool.connect();
       leading = contextOf(client).leading;
-      // Transaction control travels in as few round trips as it can: before a member, with the
-      // member's first statement (pg-leading.ts); the COMMIT (which keeps the last member's
-      // savepoint) after the last member.
-      leading.lead(alone ? 'begin' : 'begin; savepoint member');
-      for (const [i, member] of members.entries()) {
-        const last = i === members.length - 1;
-        // From the second member on, the batch holds the earlier members' row locks: a member that
-        // would wait for another batch's lock gives up quickly and runs in a later batch, so two
-        // batches never wait on each other in a cycle (a deadlock PostgreSQL would take a second
-        // to find, once per member). The first member holds nothing yet, so it may wait.
-        const lockWait = i === 0 ? ` set local lock_timeout = ${BATCH_LOCK_WAIT_MS};` : '';
-        const ctx = contextOf(client);
-        let outcome: { value: unknown } | { error: unknown };
-        try {
-          const value = await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx)));
-          // The member's appends are its writes: sent before its savepoint is released, rolled back with it.
-          await ctx.appends.flush();
-          outcome = { value };
-        } catch (error) {
-          outcome = { error };
-        }
-        // The control before the member failed: the whole batch fails with its error (below).
-        await leading.settle();
-        if ('error' in outcome) {
-          const e = outcome.error;
-          // The connection ended: the batch's error, not this member's own (below).
-          if (connectionLost(client, e)) throw e;
-          ctx.appends.discard();
-          if (alone) throw e;
-          // Back to the member's savepoint, which stays in place for the next member.
-          if (last) await control(leading, 'rollback to savepoint member;');
-          else leading.lead(`rollback to savepoint member;${lockWait}`);
-          if (i > 0 && (e as { code?: string }).code === LOCK_NOT_AVAILABLE) deferred.push(member);
-          else {
-            answered.add(member);
-            member.reject(e);
+      let queue = members;
+      let savepoints = 0;
+      // A savepoint kept after a rollback to it, for the next member; whether lock_timeout is short.
+      let kept: string | undefined;
+      let shortLockWait = false;
+      while (queue.length > 0) {
+        const run: Attempt[] = [];
+        for (const member of queue) {
+          let control: Promise<unknown> = Promise.resolve();
+          let savepoint: string;
+          if (kept) {
+            savepoint = kept;
+            kept = undefined;
+          } else {
+            savepoint = `member_${savepoints++}`;
+            // From the second member on, the batch holds the earlier members' row locks: a member
+            // that would wait for another batch's lock gives up quickly and runs in a later batch,
+            // so two batches never wait on each other in a cycle (a deadlock PostgreSQL would take
+            // a second to find, once per member). The first member holds nothing yet, so it may wait.
+            // Set before the savepoint, the shorter wait outlasts a rollback to it.
+            const first = savepoint === 'member_0';
+            const lockWait = !first && !shortLockWait ? `set local lock_timeout = ${BATCH_LOCK_WAIT_MS}; ` : '';
+            if (lockWait) shortLockWait = true;
+            control = leading.lead(alone ? 'begin' : `${first ? 'begin; ' : ''}${lockWait}savepoint ${savepoint}`);
           }
-          continue;
+          const mayDefer = shortLockWait;
+          const ctx = contextOf(client);
+          let outcome: Attempt['outcome'];
+          try {
+            outcome = { value: await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx))) };
+            ctx.appends.flush();
+          } catch (error) {
+            outcome = { error };
+            ctx.appends.discard();
+          }
+          run.push({ member, ctx, control, tails: ctx.appends.takeTails(), outcome, savepoint, mayDefer });
+          // Its code failed: nothing after it is worth writing until it is rolled back.
+          if ('error' in outcome) break;
         }
-        done.push({ member, value: outcome.value, ctx });
-        if (!last) leading.lead(`release savepoint member;${lockWait} savepoint member`);
+        leading.letGo();
+        let failed: { at: number; problem: NonNullable<Awaited<ReturnType<typeof problemOf>>> } | undefined;
+        for (const [at, attempt] of run.entries()) {
+          const problem = await problemOf(attempt);
+          if (problem) {
+            failed = { at, problem };
+            break;
+          }
+          done.push(attempt);
+        }
+        queue = queue.slice(run.length);
+        if (!failed) continue;
+        const attempt = run[failed.at];
+        const { problem } = failed;
+        // The connection ended: the batch's error, not this member's own (below).
+        if ('error' in problem && connectionLost(client, problem.error)) throw problem.error;
+        // A refusal is explained inside the transaction, before its rollback (alone) or after it.
+        const explain = async (refused: () => Promise<never>) => {
+          try {
+            return await attempt.member.caller.runInAsyncScope(() => als.run(contextOf(client!), refused));
+          } catch (error) {
+            return error;
+          }
+        };
+        if (alone) throw 'error' in problem ? problem.error : await explain(problem.refused);
+        await leading.query(`rollback to savepoint ${attempt.savepoint}`);
+        const error = 'error' in problem ? problem.error : await explain(problem.refused);
+        if (connectionLost(client, error)) throw error;
+        kept = attempt.savepoint;
+        shortLockWait = attempt.mayDefer;
+        if (attempt.mayDefer && (error as { code?: string }).code === LOCK_NOT_AVAILABLE) deferred.push(attempt.member);
+        else {
+          answered.add(attempt.member);
+          attempt.member.reject(error);
+        }
+        // The members after it ran on top of its work: they run again.
+        queue = [...run.slice(failed.at + 1).map((a) => a.member), ...queue];
       }
-      await leading.settle();
       committing = true;
-      await control(leading, 'commit');
-      for (const { member, value, ctx } of done) {
+      await leading.query('commit');
+      for (const { member, outcome, ctx } of done) {
         answered.add(member);
         runCommitted(ctx);
-        member.resolve(value);
+        member.resolve((outcome as { value: unknown }).value);
       }
       // First in line for the next batch, where the first of them may wait for the lock.
       for (const member of deferred) answered.add(member);
       waiting.unshift(...deferred);
     } catch (e) {
       if (!committing && client && connectionLost(client, e) && typeof e === 'object' && e !== null) uncommitted.add(e);
-      if (leading) {
-        await leading.settle().catch(() => undefined);
-        await control(leading, 'rollback').catch((rollbackError: Error) => (broken = rollbackError));
-      }
+      if (leading) await leading.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
       for (const member of members) if (!answered.has(member)) member.reject(e);
     } finally {
       // A client whose rollback failed is in an unknown state: the pool drops it.
@@ -302,6 +366,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       const open = als.getStore();
       if (open) return open.appends.add(s, params);
       await db.execute(s, params);
+    },
+    async appendGuarded(s, params, refused) {
+      const open = als.getStore();
+      if (open) return open.appends.addGuarded(s, params, refused);
+      if ((await db.execute(s, params)) !== 1) await refused();
     },
     async lockRow<T>(table: string, key: Record<string, string>, lock: RowLock = 'update') {
       if (!als.getStore()) throw new Error('lockRow needs an open transaction');

@@ -276,6 +276,9 @@ export function openSqlite(opts: DatabaseOptions): Database {
     async append(s, params) {
       await db.execute(s, params);
     },
+    async appendGuarded(s, params, refused) {
+      if ((await db.execute(s, params)) !== 1) await refused();
+    },
     async lockRow<T>(table: string, key: Record<string, string>, lock: RowLock = 'update') {
       return (await db.query<T>(sqliteLocker(table, Object.keys(key), lock), Object.values(key)))[0];
     },

@@ -78,29 +78,15 @@ export function createLedger(deps: { db: Database; clock: Clock }) {
     if (aside.length > 0) await db.append(insertDeltas(aside.length / DELTA_COLUMNS.length), aside);
     for (const id of floored) {
       const d = deltas.get(id)!;
+      const currency = currencyOf.get(id)!;
       const [dpend, dpost, cpend, cpost] = amounts(d);
-      const changed = await db.execute(APPLY_DELTA, [
-        dpend,
-        dpost,
-        cpend,
-        cpost,
-        now,
-        id,
-        scope.platformId,
-        scope.environment,
-        currencyOf.get(id),
-        cpost,
-        dpost,
-        dpend,
-        cpost,
-        cpend,
-        dpost,
-        cpost,
-        dpost,
-        dpend,
-      ]);
-      if (changed === 1) continue;
-      await explainRefusal(scope, id, d, currencyOf.get(id)!);
+      // Not waited for on PostgreSQL: a refusal fails the transaction when it is heard of, with the
+      // error explainRefusal gives (Database.appendGuarded).
+      await db.appendGuarded(
+        APPLY_DELTA,
+        [dpend, dpost, cpend, cpost, now, id, scope.platformId, scope.environment, currency, cpost, dpost, dpend, cpost, cpend, dpost, cpost, dpost, dpend],
+        () => explainRefusal(scope, id, d, currency),
+      );
     }
   }
 
