@@ -54,6 +54,28 @@ export interface Tail {
   refused?: () => Promise<never>;
 }
 
+/** What went wrong with a batch member's work: a write's error, or a guarded update's refusal. */
+export type Problem = { error: unknown } | { refused: () => Promise<never> };
+
+/**
+ * How a batch member's work ended, heard of in the order it was written: the first of its tails
+ * that failed or whose guard was refused, else its code's own error; undefined when all went well.
+ * Throws the error of the control written ahead of it (begin, a savepoint): the batch's error.
+ */
+export async function firstProblem(control: Promise<unknown>, tails: Tail[], outcome: { value: unknown } | { error: unknown }): Promise<Problem | undefined> {
+  await control;
+  for (const tail of tails) {
+    let rows: number;
+    try {
+      rows = (await tail.result).rowCount ?? 0;
+    } catch (error) {
+      return { error };
+    }
+    if (tail.refused && rows !== 1) return { refused: tail.refused };
+  }
+  return 'error' in outcome ? { error: outcome.error } : undefined;
+}
+
 /** The appends waiting on one transaction's client. */
 export function appendQueue(client: Pick<LeadingClient, 'send' | 'query'>) {
   let parts: Statement[] = [];

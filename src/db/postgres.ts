@@ -5,7 +5,7 @@ import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
 import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
-import { appendQueue, type AppendQueue, type Tail } from './pg-appends.js';
+import { appendQueue, firstProblem, type AppendQueue, type Problem, type Tail } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
 import { connectionLost, readGatherer } from './pg-reads.js';
 
@@ -152,22 +152,6 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     mayDefer: boolean;
   }
 
-  /** How an attempt's writes ended, in the order they were written; undefined when all went well. */
-  async function problemOf(a: Attempt): Promise<{ error: unknown } | { refused: () => Promise<never> } | undefined> {
-    // The control ahead of it failed: the batch fails with that error (runBatch).
-    await a.control;
-    for (const tail of a.tails) {
-      let rows: number;
-      try {
-        rows = (await tail.result).rowCount ?? 0;
-      } catch (error) {
-        return { error };
-      }
-      if (tail.refused && rows !== 1) return { refused: tail.refused };
-    }
-    return 'error' in a.outcome ? { error: a.outcome.error } : undefined;
-  }
-
   /**
    * Runs the members as one database transaction on one client, a savepoint each (a batch of one
    * needs none), and commits once; then answers each member whose work committed.
@@ -237,9 +221,9 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
           if ('error' in outcome) break;
         }
         leading.letGo();
-        let failed: { at: number; problem: NonNullable<Awaited<ReturnType<typeof problemOf>>> } | undefined;
+        let failed: { at: number; problem: Problem } | undefined;
         for (const [at, attempt] of run.entries()) {
-          const problem = await problemOf(attempt);
+          const problem = await firstProblem(attempt.control, attempt.tails, attempt.outcome);
           if (problem) {
             failed = { at, problem };
             break;
