@@ -162,8 +162,9 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
    * batch ends. Then the batch hears how each did, in order. The first member whose write failed,
    * whose guarded update was refused or whose code threw is rolled back to its savepoint and
    * answered with its error (a refusal explained inside the transaction: Database.appendGuarded);
-   * the members after it, whose work ran on top of it, are rolled back with it and run again.
-   * Unless it only had to wait for a lock (below).
+   * the members after it, whose work ran on top of it, are rolled back with it and run again. A
+   * member that only had to wait for another batch's lock is not answered: it runs first in a
+   * later batch (below).
    * When BEGIN, a savepoint or COMMIT itself fails, or the connection ends, every member not yet
    * answered gets that error; tx() runs it again in a later batch after a deadlock, a serialization
    * failure, or a connection that ended before the COMMIT was sent (then nothing of it committed;
