@@ -87,6 +87,20 @@ describe('PostgreSQL batches written at once', () => {
     expect(await keys('r')).toEqual(['r1', 'r2', 'r4']);
   });
 
+  it('after a refusal the rest of the batch runs a member at a time: no member runs more than twice, however many are refused', async () => {
+    await fund('storm', 25);
+    const runs = new Map<string, number>();
+    const lane = await holdTransaction(db, async () => undefined);
+    const amounts = [10, 30, 30, 30, 10, 5];
+    const outcomes = await Promise.allSettled(amounts.map((amount, i) => pay('storm', `s${i + 1}`, amount, runs)));
+    await lane.release();
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+    // Each member behind the first refusal again once; before, the members behind every refusal again.
+    expect(Object.fromEntries(runs)).toEqual({ s1: 1, s2: 1, s3: 2, s4: 2, s5: 2, s6: 2 });
+    expect(await balanceOf('storm')).toBe(0);
+    expect(await keys('s')).toEqual(['s1', 's5', 's6']);
+  });
+
   it('a member whose append fails is answered with that error; the member after it runs again on top of the one before', async () => {
     await fund('failing', 100);
     await sql`insert into pipe_t (k) values ('f-taken')`.execute(db.admin);

@@ -187,6 +187,9 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       // A savepoint kept after a rollback to it, for the next member; whether lock_timeout is short.
       let kept: string | undefined;
       let shortLockWait = false;
+      // After a failure, the rest of the batch runs a member at a time: a run of refused payments
+      // would otherwise run every member behind each of them again, n²/2 times in all.
+      let pipelined = true;
       while (queue.length > 0) {
         const run: Attempt[] = [];
         for (const member of queue) {
@@ -219,7 +222,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
           }
           run.push({ member, ctx, control, tails: ctx.appends.takeTails(), outcome, savepoint, mayDefer });
           // Its code failed: nothing after it is worth writing until it is rolled back.
-          if ('error' in outcome) break;
+          if ('error' in outcome || !pipelined) break;
         }
         leading.letGo();
         let failed: { at: number; problem: Problem } | undefined;
@@ -233,6 +236,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         }
         queue = queue.slice(run.length);
         if (!failed) continue;
+        pipelined = false;
         const attempt = run[failed.at];
         const { problem } = failed;
         // The connection ended: the batch's error, not this member's own (below).
