@@ -114,6 +114,24 @@ describe('PostgreSQL batches written at once', () => {
     expect(await keys('f')).toEqual(['f-taken', 'f1', 'f3']);
   });
 
+  it("a member behind another that would wait for another batch's row lock gives up at once, commits nothing, and runs first in a later batch where it waits", async () => {
+    await fund('locked', 100);
+    await fund('free', 100);
+    const runs = new Map<string, number>();
+    // Another batch holds the row of 'locked' until released.
+    const lane = await holdTransaction(db, () => db.execute(DEBIT, [1, 'locked', 1]));
+    const first = pay('free', 'l1', 10, runs);
+    const second = pay('locked', 'l2', 10, runs);
+    // The first commits while the row is still held; the second is not answered, and not an error.
+    expect(await first).toBe('l1');
+    expect(await Promise.race([second, new Promise((r) => setTimeout(() => r('waiting'), 100))])).toBe('waiting');
+    await lane.release();
+    expect(await second).toBe('l2');
+    expect(Object.fromEntries(runs)).toEqual({ l1: 1, l2: 2 });
+    expect(await balanceOf('locked')).toBe(89);
+    expect(await keys('l')).toEqual(['l1', 'l2']);
+  });
+
   it('alone, a refused member is explained inside its transaction and leaves nothing', async () => {
     await fund('alone', 5);
     await expect(pay('alone', 'a1', 10)).rejects.toThrow('refused: balance 5, own row kept');
