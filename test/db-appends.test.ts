@@ -91,6 +91,12 @@ describe('appends', () => {
       });
     expect(await take(4, 'g-first')).toBe('g-first');
     await expect(take(7, 'g-second')).rejects.toThrow('cannot take 7');
+    // A refusal that forgets to throw still fails its transaction.
+    const careless = db.tx(async () => {
+      await db.append(INSERT, ['g-third', 7]);
+      await db.appendGuarded(TAKE, [7, 'g-pot', 7], async () => undefined as never);
+    });
+    await expect(careless).rejects.toThrow('a guarded update changed no row');
     expect(await committed('g')).toEqual([
       ['g-first', 4],
       ['g-pot', 6],

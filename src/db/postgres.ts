@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
-import { counting, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
+import { counting, refusal, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
 import { appendQueue, firstProblem, type AppendQueue, type Problem, type Tail } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
 import { connectionLost, readGatherer } from './pg-reads.js';
@@ -242,13 +242,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         // The connection ended: the batch's error, not this member's own (below).
         if ('error' in problem && connectionLost(client, problem.error)) throw problem.error;
         // A refusal is explained inside the transaction, before its rollback (alone) or after it.
-        const explain = async (refused: () => Promise<never>) => {
-          try {
-            return await attempt.member.caller.runInAsyncScope(() => als.run(contextOf(client!), refused));
-          } catch (error) {
-            return error;
-          }
-        };
+        const explain = (refused: () => Promise<never>) => attempt.member.caller.runInAsyncScope(() => als.run(contextOf(client!), () => refusal(refused)));
         if (alone) throw 'error' in problem ? problem.error : await explain(problem.refused);
         await leading.query(`rollback to savepoint ${attempt.savepoint}`);
         const error = 'error' in problem ? problem.error : await explain(problem.refused);
@@ -359,7 +353,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     async appendGuarded(s, params, refused) {
       const open = als.getStore();
       if (open) return open.appends.addGuarded(s, params, refused);
-      if ((await db.execute(s, params)) !== 1) await refused();
+      if ((await db.execute(s, params)) !== 1) throw await refusal(refused);
     },
     async lockRow<T>(table: string, key: Record<string, string>, lock: RowLock = 'update') {
       if (!als.getStore()) throw new Error('lockRow needs an open transaction');

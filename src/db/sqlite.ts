@@ -7,7 +7,7 @@ import type { DB } from './schema.js';
 import { RESTART_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
-import { counting, rowLocker, runCommitted, type RowLock, type TxContext } from './transaction-context.js';
+import { counting, refusal, rowLocker, runCommitted, type RowLock, type TxContext } from './transaction-context.js';
 import { inSqlite, sqliteRunner, withStatementCache } from './sqlite-statements.js';
 
 function openNative(file: string, synchronous: 'FULL' | 'NORMAL', readonly: boolean): SQLite.Database {
@@ -277,7 +277,7 @@ export function openSqlite(opts: DatabaseOptions): Database {
       await db.execute(s, params);
     },
     async appendGuarded(s, params, refused) {
-      if ((await db.execute(s, params)) !== 1) await refused();
+      if ((await db.execute(s, params)) !== 1) throw await refusal(refused);
     },
     async lockRow<T>(table: string, key: Record<string, string>, lock: RowLock = 'update') {
       return (await db.query<T>(sqliteLocker(table, Object.keys(key), lock), Object.values(key)))[0];

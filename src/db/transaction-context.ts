@@ -42,3 +42,16 @@ export function runCommitted(ctx: TxContext) {
 export const counting = (stats: DbStats) => () => {
   stats.statements++;
 };
+
+/**
+ * The error of a guarded write that changed no row (Database.appendGuarded): what its `refused`
+ * throws, or, should it return, an error of our own, so a refusal can never let the write pass.
+ */
+export async function refusal(refused: () => Promise<never>): Promise<unknown> {
+  try {
+    await refused();
+  } catch (error) {
+    return error;
+  }
+  return new Error('a guarded update changed no row, and its refusal gave no error');
+}
