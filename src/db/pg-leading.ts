@@ -49,7 +49,7 @@ export function leadingClient(client: pg.PoolClient, stats: DbStats): LeadingCli
       return observed(client.query(config));
     },
     query: ((...args: Parameters<pg.PoolClient['query']>) => {
-      if (!held) hold();
+      hold();
       try {
         return (client.query as (...a: unknown[]) => unknown)(...args);
       } finally {

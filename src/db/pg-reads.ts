@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import type { DbStats } from './database.js';
 import type { Statement } from './statements.js';
+import { leadingClient } from './pg-leading.js';
 
 /**
  * Whether an error ended its client's connection: the server's FATAL answer (a terminated backend,
@@ -42,11 +43,10 @@ export function readGatherer(pool: pg.Pool, stats: DbStats) {
       for (const read of reads) read.reject(e);
       return;
     }
-    stats.statements++;
-    const socket = client.connection.stream;
-    socket.cork();
-    const results = reads.map((r) => client.query({ name: r.s.name, text: r.s.postgres, values: r.params as unknown[] }));
-    socket.uncork();
+    // Held and written together, counted as one round trip.
+    const leading = leadingClient(client, stats);
+    const results = reads.map((r) => leading.send({ name: r.s.name, text: r.s.postgres, values: r.params as unknown[] }));
+    leading.letGo();
     let failed: Error | undefined;
     await Promise.all(
       results.map((result, i) =>

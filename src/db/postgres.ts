@@ -242,10 +242,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         // The connection ended: the batch's error, not this member's own (below).
         if ('error' in problem && connectionLost(client, problem.error)) throw problem.error;
         // A refusal is explained inside the transaction, before its rollback (alone) or after it.
-        const explain = (refused: () => Promise<never>) => attempt.member.caller.runInAsyncScope(() => als.run(contextOf(client!), () => refusal(refused)));
-        if (alone) throw 'error' in problem ? problem.error : await explain(problem.refused);
+        const errorOf = async () =>
+          'error' in problem ? problem.error : attempt.member.caller.runInAsyncScope(() => als.run(contextOf(client!), () => refusal(problem.refused)));
+        if (alone) throw await errorOf();
         await leading.query(`rollback to savepoint ${attempt.savepoint}`);
-        const error = 'error' in problem ? problem.error : await explain(problem.refused);
+        const error = await errorOf();
         if (connectionLost(client, error)) throw error;
         kept = attempt.savepoint;
         shortLockWait = attempt.mayDefer;
