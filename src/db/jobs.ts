@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
-import type { Database } from './database.js';
+import type { Database, Dialect, Executor } from './database.js';
 import type { JobsTable } from './schema.js';
 import { multiRowInsert, statement } from './statements.js';
 import { toNumber } from './values.js';
@@ -66,6 +66,46 @@ function toDeadJob(row: JobsTable): DeadJob {
 }
 
 /**
+ * The select of a claim: up to `limit` due, live, unleased jobs of these kinds, the first live job
+ * of each subject only, oldest first (FOR UPDATE SKIP LOCKED on PostgreSQL). Jobs whose payload
+ * names a lane in `skipLanes` are left out; with `productionFirst` PRODUCTION jobs come first.
+ */
+export function dueJobs(executor: Executor, dialect: Dialect, kinds: readonly string[], nowIso: string, limit: number, opts: ClaimOptions = {}) {
+  // The lane of a job, from its payload: `platformId|environment` ('|' when the payload names neither).
+  const payloadField = (field: string) =>
+    dialect === 'postgres'
+      ? sql<string>`coalesce(j.payload::jsonb ->> ${sql.lit(field)}, '')`
+      : sql<string>`coalesce(json_extract(j.payload, ${sql.lit(`$.${field}`)}), '')`;
+  const laneOf = sql<string>`${payloadField('platformId')} || '|' || ${payloadField('environment')}`;
+  let pick = executor
+    .selectFrom('jobs as j')
+    .select('j.id')
+    .where('j.kind', 'in', kinds as string[])
+    .where('j.run_at', '<=', nowIso)
+    .where('j.dead_at', 'is', null)
+    .where((eb) => eb.or([eb('j.locked_until', 'is', null), eb('j.locked_until', '<', nowIso)]))
+    .where((eb) =>
+      eb.or([
+        eb('j.subject', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as earlier')
+              .select(sql`1`.as('x'))
+              .whereRef('earlier.subject', '=', 'j.subject')
+              .whereRef('earlier.id', '<', 'j.id')
+              .where('earlier.dead_at', 'is', null),
+          ),
+        ),
+      ]),
+    );
+  if (opts.skipLanes && opts.skipLanes.length > 0) pick = pick.where(laneOf, 'not in', [...opts.skipLanes]);
+  if (opts.productionFirst) pick = pick.orderBy(sql`case when ${payloadField('environment')} = 'PRODUCTION' then 0 else 1 end`);
+  pick = pick.orderBy('j.run_at').limit(limit);
+  return dialect === 'postgres' ? pick.forUpdate().skipLocked() : pick;
+}
+
+/**
  * Durable jobs (rule 5): timed and retried work lives in the jobs table, written in the same
  * transaction as the change that needs it, so a restart loses nothing. Claiming takes a lease:
  * on PostgreSQL with FOR UPDATE SKIP LOCKED so each job runs on one node; on SQLite the write
@@ -95,12 +135,6 @@ export function createJobQueue(deps: {
   const { db, clock } = deps;
   const maxAttempts = deps.maxAttempts ?? DEFAULT_JOB_MAX_ATTEMPTS;
   const ownSchedule = new Set(deps.ownSchedule ?? []);
-  // The lane of a job, from its payload: `platformId|environment` ('|' when the payload names neither).
-  const payloadField = (field: string) =>
-    db.dialect === 'postgres'
-      ? sql<string>`coalesce(j.payload::jsonb ->> ${sql.lit(field)}, '')`
-      : sql<string>`coalesce(json_extract(j.payload, ${sql.lit(`$.${field}`)}), '')`;
-  const laneOf = sql<string>`${payloadField('platformId')} || '|' || ${payloadField('environment')}`;
 
   async function claim(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
     if (kinds.length === 0 || limit < 1) return [];
@@ -108,33 +142,7 @@ export function createJobQueue(deps: {
     const nowIso = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
     return db.tx(async (trx) => {
-      let pick = trx
-        .selectFrom('jobs as j')
-        .select('j.id')
-        .where('j.kind', 'in', kinds as string[])
-        .where('j.run_at', '<=', nowIso)
-        .where('j.dead_at', 'is', null)
-        .where((eb) => eb.or([eb('j.locked_until', 'is', null), eb('j.locked_until', '<', nowIso)]))
-        .where((eb) =>
-          eb.or([
-            eb('j.subject', 'is', null),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('jobs as earlier')
-                  .select(sql`1`.as('x'))
-                  .whereRef('earlier.subject', '=', 'j.subject')
-                  .whereRef('earlier.id', '<', 'j.id')
-                  .where('earlier.dead_at', 'is', null),
-              ),
-            ),
-          ]),
-        );
-      if (opts.skipLanes && opts.skipLanes.length > 0) pick = pick.where(laneOf, 'not in', [...opts.skipLanes]);
-      if (opts.productionFirst) pick = pick.orderBy(sql`case when ${payloadField('environment')} = 'PRODUCTION' then 0 else 1 end`);
-      pick = pick.orderBy('j.run_at').limit(limit);
-      if (db.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-      const picked = await pick.execute();
+      const picked = await dueJobs(trx, db.dialect, kinds, nowIso, limit, opts).execute();
       if (picked.length === 0) return [];
       const rows = await trx
         .updateTable('jobs')

@@ -20,6 +20,7 @@ import * as m600 from './600_grid_profile.js';
 import * as m700 from './700_ledger_deltas.js';
 import * as m800 from './800_ledger_transfer_indexes.js';
 import * as m900 from './900_shared_row_references.js';
+import * as m910 from './910_dead_jobs_index.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -43,4 +44,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '700_ledger_deltas': m700,
   '800_ledger_transfer_indexes': m800,
   '900_shared_row_references': m900,
+  '910_dead_jobs_index': m910,
 };
