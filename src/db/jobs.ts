@@ -3,7 +3,7 @@ import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { Database, Dialect, Executor } from './database.js';
 import type { JobsTable } from './schema.js';
-import { multiRowInsert, statement } from './statements.js';
+import { statement, valuesList, type Statement } from './statements.js';
 import { toNumber } from './values.js';
 
 export interface Job {
@@ -46,7 +46,6 @@ export interface NewJob {
   runAt?: Date;
 }
 
-const LAST_RUN_OF_SUBJECT = statement('select max(run_at) as t from jobs where subject = ? and dead_at is null');
 const MARK_DEAD = statement('update jobs set dead_at = ?, locked_until = null, locked_by = null, last_error = ? where id = ?');
 const LIST_DEAD = statement('select * from jobs where dead_at is not null order by dead_at, id limit ?');
 const COUNT_DEAD = statement('select count(*) as n from jobs where dead_at is not null');
@@ -55,7 +54,24 @@ const KIND_OF = statement('select kind from jobs where id = ?');
 const REVIVE = statement(
   'update jobs set dead_at = null, attempts = 0, run_at = ?, locked_until = null, locked_by = null where id = ? and dead_at is not null',
 );
-const insertJobs = multiRowInsert('jobs', ['id', 'kind', 'subject', 'payload', 'run_at', 'attempts', 'locked_until', 'locked_by', 'last_error', 'created_at']);
+/**
+ * New jobs, none due before the last live job of its subject (see retry): each row takes the later
+ * of its own run_at and theirs, read by the insert itself, so a caller's transaction waits for no
+ * read of its own (on PostgreSQL the insert travels with its other appends).
+ */
+const insertJobs = (() => {
+  const byCount = new Map<number, Statement>();
+  const text = (later: 'greatest' | 'max', rows: number) =>
+    `insert into jobs (id, kind, subject, payload, run_at, attempts, created_at)
+    select v.column1, v.column2, v.column3, v.column4,
+      ${later}(v.column5, coalesce((select max(j.run_at) from jobs j where j.subject = v.column3 and j.dead_at is null), v.column5)), 0, v.column6
+    from (values ${valuesList(rows, 6)}) as v`;
+  return (rows: number): Statement => {
+    let s = byCount.get(rows);
+    if (!s) byCount.set(rows, (s = statement({ sqlite: text('max', rows), postgres: text('greatest', rows) })));
+    return s;
+  };
+})();
 
 function toJob(row: JobsTable): Job {
   return { id: row.id, kind: row.kind, subject: row.subject, payload: JSON.parse(row.payload), attempts: toNumber(row.attempts), runAt: row.run_at };
@@ -166,18 +182,15 @@ export function createJobQueue(deps: {
   return {
     /**
      * Adds jobs inside the caller's transaction (or a transaction of their own), one statement
-     * for all of them. A job of a subject waits for the earlier jobs of its subject anyway, so it
-     * is never due before the last of them (see retry); nor before an earlier job of this call.
+     * for all of them, which no one waits for (Database.append). A job of a subject waits for the
+     * earlier jobs of its subject anyway, so it is never due before the last of them (see retry);
+     * nor before an earlier job of this call.
      */
     async enqueue(...batch: NewJob[]): Promise<string[]> {
       if (batch.length === 0) return [];
       const now = clock.now();
       const nowIso = now.toISOString();
       const latest = new Map<string, string>();
-      for (const subject of new Set(batch.flatMap((j) => (j.subject === undefined ? [] : [j.subject])))) {
-        const [last] = await db.query<{ t: string | null }>(LAST_RUN_OF_SUBJECT, [subject]);
-        if (last?.t) latest.set(subject, last.t);
-      }
       const rows = batch.map((job) => {
         let runAt = (deps.runAtOf ? deps.runAtOf(job.kind, job.runAt) : (job.runAt ?? now)).toISOString();
         if (job.subject !== undefined) {
@@ -185,9 +198,10 @@ export function createJobQueue(deps: {
           if (last && last > runAt) runAt = last;
           latest.set(job.subject, runAt);
         }
-        return [newId('Job'), job.kind, job.subject ?? null, JSON.stringify(job.payload ?? {}), runAt, 0, null, null, null, nowIso];
+        return [newId('Job'), job.kind, job.subject ?? null, JSON.stringify(job.payload ?? {}), runAt, nowIso];
       });
-      await db.execute(insertJobs(rows.length), rows.flat());
+      await db.append(insertJobs(rows.length), rows.flat());
+      // Woken by the run_at asked for: a job held back behind its subject's later one is found by the loops' poll.
       for (const r of rows) deps.onEnqueue?.({ kind: r[1] as string, runAt: new Date(r[4] as string) });
       return rows.map((r) => r[0] as string);
     },
