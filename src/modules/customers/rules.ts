@@ -1,6 +1,7 @@
 import { currency, currencyOfCountry } from '../../common/currencies.js';
 import { randomView } from '../../common/random.js';
 import { invalidField } from '../../common/errors.js';
+import { SANDBOX_SUFFIXES } from '../../identifiers/sandbox-fixtures.js';
 import type { Environment, Scope } from '../../common/scope.js';
 import { customerErrors } from './errors.js';
 
@@ -39,7 +40,11 @@ export function normaliseUmaAddress(address: string, platformDomain: string): st
   return lower;
 }
 
-/** A fresh UMA address: a readable part from the name plus random characters, so it is unguessable. */
+/**
+ * A fresh UMA address: a readable part from the name plus random characters, so it is unguessable.
+ * The random part never ends in a sandbox test pattern (`…002` is a lookup that fails, and so on),
+ * which one generated address in about 270 did: only an address the platform chose behaves as one.
+ */
 export function generateUmaAddress(name: string | null | undefined, platformDomain: string): string {
   const slug = (name ?? '')
     .normalize('NFKD')
@@ -47,7 +52,9 @@ export function generateUmaAddress(name: string | null | undefined, platformDoma
     .replace(/[^a-z0-9]+/g, '.')
     .replace(/^\.+|\.+$/g, '')
     .slice(0, 24);
-  const random = randomView(5).toString('hex');
+  let random: string;
+  do random = randomView(5).toString('hex');
+  while ((SANDBOX_SUFFIXES as readonly string[]).includes(random.slice(-3)));
   return `$${slug ? `${slug}.` : ''}${random}@${platformDomain.toLowerCase()}`;
 }
 
