@@ -3,7 +3,7 @@ import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { Database, Dialect, Executor } from './database.js';
 import type { JobsTable } from './schema.js';
-import { statement, valuesList, type Statement } from './statements.js';
+import { byRowCount, statement, valuesList } from './statements.js';
 import { toNumber } from './values.js';
 
 export interface Job {
@@ -60,17 +60,12 @@ const REVIVE = statement(
  * read of its own (on PostgreSQL the insert travels with its other appends).
  */
 const insertJobs = (() => {
-  const byCount = new Map<number, Statement>();
   const text = (later: 'greatest' | 'max', rows: number) =>
     `insert into jobs (id, kind, subject, payload, run_at, attempts, created_at)
     select v.column1, v.column2, v.column3, v.column4,
       ${later}(v.column5, coalesce((select max(j.run_at) from jobs j where j.subject = v.column3 and j.dead_at is null), v.column5)), 0, v.column6
     from (values ${valuesList(rows, 6)}) as v`;
-  return (rows: number): Statement => {
-    let s = byCount.get(rows);
-    if (!s) byCount.set(rows, (s = statement({ sqlite: text('max', rows), postgres: text('greatest', rows) })));
-    return s;
-  };
+  return byRowCount((rows) => statement({ sqlite: text('max', rows), postgres: text('greatest', rows) }));
 })();
 
 function toJob(row: JobsTable): Job {
@@ -201,7 +196,7 @@ export function createJobQueue(deps: {
         return [newId('Job'), job.kind, job.subject ?? null, JSON.stringify(job.payload ?? {}), runAt, nowIso];
       });
       await db.append(insertJobs(rows.length), rows.flat());
-      // Woken by the run_at asked for: a job held back behind its subject's later one is found by the loops' poll.
+      // Wakes go by the run_at asked for; a job the insert moved later, behind its subject's last one, is found by the loops' poll.
       for (const r of rows) deps.onEnqueue?.({ kind: r[1] as string, runAt: new Date(r[4] as string) });
       return rows.map((r) => r[0] as string);
     },

@@ -44,13 +44,17 @@ export function valuesList(rows: number, columns: number): string {
  * `insertRows(n)` is the statement for n rows.
  */
 export function multiRowInsert(table: string, columns: readonly string[], suffix = ''): (rows: number) => Statement {
+  return byRowCount((rows) =>
+    statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(rows, columns.length)}${suffix ? ` ${suffix}` : ''}`),
+  );
+}
+
+/** A statement that depends on a row count, compiled once per count by `make`. */
+export function byRowCount(make: (rows: number) => Statement): (rows: number) => Statement {
   const byCount = new Map<number, Statement>();
   return (rows) => {
     let s = byCount.get(rows);
-    if (!s) {
-      s = statement(`insert into ${table} (${columns.join(', ')}) values ${valuesList(rows, columns.length)}${suffix ? ` ${suffix}` : ''}`);
-      byCount.set(rows, s);
-    }
+    if (!s) byCount.set(rows, (s = make(rows)));
     return s;
   };
 }
