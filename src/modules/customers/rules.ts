@@ -1,7 +1,7 @@
 import { currency, currencyOfCountry } from '../../common/currencies.js';
 import { randomView } from '../../common/random.js';
 import { invalidField } from '../../common/errors.js';
-import { SANDBOX_SUFFIXES } from '../../identifiers/sandbox-fixtures.js';
+import { SANDBOX_SUFFIXES, sandboxSuffixOf } from '../../identifiers/sandbox-fixtures.js';
 import type { Environment, Scope } from '../../common/scope.js';
 import { customerErrors } from './errors.js';
 
@@ -52,10 +52,11 @@ export function generateUmaAddress(name: string | null | undefined, platformDoma
     .replace(/[^a-z0-9]+/g, '.')
     .replace(/^\.+|\.+$/g, '')
     .slice(0, 24);
-  let random: string;
-  do random = randomView(5).toString('hex');
-  while ((SANDBOX_SUFFIXES as readonly string[]).includes(random.slice(-3)));
-  return `$${slug ? `${slug}.` : ''}${random}@${platformDomain.toLowerCase()}`;
+  // Read as every sandbox lookup reads an address (sandboxSuffixOf), so the two cannot disagree.
+  let address: string;
+  do address = `$${slug ? `${slug}.` : ''}${randomView(5).toString('hex')}@${platformDomain.toLowerCase()}`;
+  while ((SANDBOX_SUFFIXES as readonly string[]).includes(sandboxSuffixOf(address)));
+  return address;
 }
 
 /** A birth date must be a real day in the past, and a human age. */
