@@ -513,8 +513,26 @@ describe('POST /sandbox/uma/receive in the SDK and CLI shapes', () => {
   });
 });
 
-describe('POST /transfer-out without amount moves the whole available balance', () => {
-  it('pays out everything, as the same request with the balance as amount', async () => {
+describe('POST /transfer-out moves the whole balance only when asked to in so many words', () => {
+  const transfers = async (p: TestPlatform, customerId: string) =>
+    (await call(ctx, 'GET', '/transactions', { auth: p.auth, query: { customerId } })).body.data as unknown[];
+
+  it.each(['CORRIDOR', 'GRID'])('%s: without amount it is refused naming amount, and nothing moves', async (profile) => {
+    const p = await platform();
+    expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { compatibility: profile } })).status).toBe(200);
+    const a = await fundedCustomer(ctx, ['USD'], 12_345, p.auth);
+    const dest = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: a.customer.id, auth: p.auth });
+    const route = { source: { accountId: a.accounts.USD.id }, destination: { accountId: dest.id } };
+    for (const body of [route, { ...route, sweepBalance: false }, { ...route, description: 'forgot the amount' }]) {
+      const res = await call(ctx, 'POST', '/transfer-out', { auth: p.auth, body });
+      expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual(['amount']);
+      expect(res.body.details.fields[0].message).toContain('sweepBalance');
+    }
+    expect(await balance(ctx, a.accounts.USD.id, p.auth)).toBe(12_345);
+    expect(await transfers(p, a.customer.id)).toEqual([]);
+  });
+
+  it('sweepBalance: true pays out everything, as the same request with the balance as amount', async () => {
     const p = await platform();
     const a = await fundedCustomer(ctx, ['USD'], 12_345, p.auth);
     const b = await fundedCustomer(ctx, ['USD'], 12_345, p.auth);
@@ -522,7 +540,7 @@ describe('POST /transfer-out without amount moves the whole available balance', 
     const destB = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: b.customer.id, auth: p.auth });
     const whole = await call(ctx, 'POST', '/transfer-out', {
       auth: p.auth,
-      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } },
+      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id }, sweepBalance: true },
     });
     expect(whole.status, JSON.stringify(whole.body)).toBe(201);
     const twin = await call(ctx, 'POST', '/transfer-out', {
@@ -535,14 +553,27 @@ describe('POST /transfer-out without amount moves the whole available balance', 
     // Nothing left: nothing to move.
     const empty = await call(ctx, 'POST', '/transfer-out', {
       auth: p.auth,
-      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id } },
+      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: destA.id }, sweepBalance: true },
     });
     expect(expectError(empty, 400, 'INSUFFICIENT_FUNDS').details).toMatchObject({ accountId: a.accounts.USD.id, available: 0 });
-    const text = await call(ctx, 'POST', '/transfer-out', {
+  });
+
+  it.each([
+    ['an amount and a sweep at once', { amount: 5, sweepBalance: true }, 'sweepBalance'],
+    ['a sweep spelled as text', { sweepBalance: 'true' }, 'sweepBalance'],
+    ['an amount as text', { amount: '5' }, 'amount'],
+    ['the word ALL as amount', { amount: 'ALL' }, 'amount'],
+  ])('refuses %s, naming %s, and moves nothing', async (_what, extra, field) => {
+    const p = await platform();
+    const a = await fundedCustomer(ctx, ['USD'], 1_000, p.auth);
+    const dest = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: a.customer.id, auth: p.auth });
+    const res = await call(ctx, 'POST', '/transfer-out', {
       auth: p.auth,
-      body: { source: { accountId: b.accounts.USD.id }, destination: { accountId: destB.id }, amount: '5' },
+      body: { source: { accountId: a.accounts.USD.id }, destination: { accountId: dest.id }, ...extra },
     });
-    expect(fields(expectError(text, 400, 'INVALID_INPUT') && text)).toEqual(['amount']);
+    expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
+    expect(await balance(ctx, a.accounts.USD.id, p.auth)).toBe(1_000);
+    expect(await transfers(p, a.customer.id)).toEqual([]);
   });
 });
 

@@ -16,7 +16,14 @@ export const TransferOutBody = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: Number(MAX_AMOUNT),
-        description: 'Smallest unit of the accounts’ currency; omitted: the whole available balance of the source (fees are taken from it)',
+        description: 'Smallest unit of the accounts’ currency; required unless sweepBalance is true',
+      }),
+    ),
+    // A payout of everything must be asked for in so many words: a client that merely forgot
+    // `amount` must not empty an account (docs/decisions.md, "Transfer-out of the whole balance").
+    sweepBalance: Type.Optional(
+      Type.Boolean({
+        description: 'true, with no amount: move the whole available balance of the source (fees are taken from it)',
       }),
     ),
     description: Type.Optional(Text(500)),

@@ -52,6 +52,13 @@ export function createTransferService(deps: TransferServiceDeps) {
 
   return {
     async transferOut(scope: Scope, input: TransferOut) {
+      // Checked before anything is read, so a refused request says only what is wrong with it.
+      if (input.sweepBalance === true && input.amount !== undefined) {
+        throw invalidField('sweepBalance', 'cannot be given with amount; send one: amount, or sweepBalance: true to move the whole available balance');
+      }
+      if (input.sweepBalance !== true && input.amount === undefined) {
+        throw invalidField('amount', 'is required; to move the whole available balance, send sweepBalance: true instead');
+      }
       const ex = db.executor();
       const internal = await usableInternalAccount(deps, ex, scope, input.source.accountId);
       const external = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
@@ -62,8 +69,8 @@ export function createTransferService(deps: TransferServiceDeps) {
         );
       }
       await requireVerifiedOwners(scope, internal.customer_id, external.customer_id);
-      // Without an amount the whole available balance moves (the vendor's behaviour). It is read
-      // here; a payment that lowers it meanwhile makes the reservation fail with INSUFFICIENT_FUNDS.
+      // With sweepBalance the whole available balance moves. It is read here; a payment that
+      // lowers it meanwhile makes the reservation fail with INSUFFICIENT_FUNDS.
       const available = balanceOf({ ...internal, id: internal.id }).available;
       if (input.amount === undefined && available < 1n) {
         throw ledgerErrors.INSUFFICIENT_FUNDS({
