@@ -7,6 +7,7 @@
  *   accountType   US_ACCOUNT → USD_ACCOUNT, IBAN → EUR_ACCOUNT, CLABE → MXN_ACCOUNT, PIX → BRL_ACCOUNT,
  *                 LAYER2_WALLET on LAYER2_* → SPARK_WALLET, EVM_WALLET on BASE_* → BASE_WALLET
  *   lookups       id → lookupId, minAmount/maxAmount → min/max, requiredPayerDataFields as {name, mandatory}
+ *   lists         nextCursor on every page: "" on the last
  *
  * Requests are read in either naming under both profiles; only answers and webhooks change. The
  * functions here are pure: they take an answer as the spec shapes it (already serialised by its
@@ -101,7 +102,18 @@ function walk(value: Json, network?: string): Json {
   return out;
 }
 
+/**
+ * A page of a list: the SDK's page type requires `nextCursor`, and its pager treats the empty
+ * string as "no next page" (as it reads a missing one), so the last page says "" rather than
+ * leaving the member out. `hasMore` stays what it was.
+ */
+function gridPage(page: JsonObject): JsonObject {
+  if (!Array.isArray(page.data) || typeof page.hasMore !== 'boolean' || typeof page.nextCursor === 'string') return page;
+  return { ...page, nextCursor: '' };
+}
+
 /** An answer (or a webhook's data) as the spec shapes it → the same answer in the vendor's names. */
 export function gridShape<T>(answer: T): T {
-  return walk(answer as Json) as T;
+  const out = walk(answer as Json);
+  return (isObject(out) ? gridPage(out) : out) as T;
 }
