@@ -13,6 +13,7 @@ import { freshDatabase } from './helpers/context.js';
 import { holdTransaction } from './helpers/held-transaction.js';
 
 const BACKEND = statement('select pg_backend_pid() as pid');
+const DIVIDE_BY_ZERO = statement('select 1 / 0 as never');
 
 describe('PostgreSQL connections ended by the server', () => {
   let db: Database;
@@ -76,6 +77,41 @@ describe('PostgreSQL connections ended by the server', () => {
     await lane.release();
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     expect((await sql`select k from lost_batch order by k`.execute(db.admin)).rows).toEqual([{ k: 'a' }, { k: 'b' }, { k: 'c' }]);
+  });
+
+  it('a transaction whose connection ends after its last statement, noticed only at COMMIT, runs again and commits once', async () => {
+    await sql`create table lost_at_commit (k text primary key)`.execute(db.admin);
+    let runs = 0;
+    await db.tx(async (trx) => {
+      runs++;
+      await sql`insert into lost_at_commit (k) values ('once')`.execute(trx);
+      if (runs === 1) {
+        const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0];
+        await terminate(pid);
+        await gone(pid);
+        // The client hears of the end while no statement of the transaction is running.
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+    // The COMMIT was never sent (the client refuses it), so nothing committed: safe to run again.
+    expect(runs).toBe(2);
+    expect((await sql`select k from lost_at_commit`.execute(db.admin)).rows).toEqual([{ k: 'once' }]);
+  });
+
+  it('a COMMIT that PostgreSQL answers with ROLLBACK is never taken for a commit', async () => {
+    await sql`create table rolled_back (k text primary key)`.execute(db.admin);
+    let runs = 0;
+    const attempt = db.tx(async (trx) => {
+      runs++;
+      await sql`insert into rolled_back (k) values ('never')`.execute(trx);
+      // A statement nobody waits for fails after the code returned: the transaction is aborted,
+      // and PostgreSQL answers the COMMIT with the tag ROLLBACK and no error.
+      void db.query(DIVIDE_BY_ZERO, []).catch(() => undefined);
+    });
+    await expect(attempt).rejects.toThrow(/ROLLBACK/);
+    // Nothing was stored by any run, so each was safe to run again before the caller was told.
+    expect(runs).toBe(5);
+    expect((await sql`select k from rolled_back`.execute(db.admin)).rows).toEqual([]);
   });
 
   it('a transaction whose connection ends every time fails with that error after a few tries; the next one commits', async () => {

@@ -4,7 +4,18 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { DB } from './schema.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
-import { counting, refusal, rowLocker, runCommitted, type RowLock, type Runner, type TxContext } from './transaction-context.js';
+import {
+  counting,
+  noted,
+  outcomeOf,
+  refusal,
+  rowLocker,
+  runCommitted,
+  watchedRunner,
+  type RowLock,
+  type Runner,
+  type TxContext,
+} from './transaction-context.js';
 import { appendQueue, firstProblem, type AppendQueue, type Problem, type Tail } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
 import { connectionLost, readGatherer } from './pg-reads.js';
@@ -95,9 +106,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       const appends = appendQueue(leading);
       // Kysely over this one client; it must not hand the client back to the pool itself, and its
       // queries, like the compiled statements, go after the appends waiting.
+      // Its errors fail the transaction whatever the caller catches (TxContext.failed).
       const query = (...args: unknown[]) => {
         appends.flush();
-        return (leading.query as (...a: unknown[]) => unknown)(...args);
+        const result = (leading.query as (...a: unknown[]) => unknown)(...args);
+        return result instanceof Promise ? noted(als.getStore(), result) : result;
       };
       const held = new Proxy(client, {
         get: (target, prop) => (prop === 'release' ? () => undefined : prop === 'query' ? query : Reflect.get(target, prop, target)),
@@ -106,7 +119,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       ctx = {
         // Not counted here: the leading client counts what it writes.
         trx: new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }) }),
-        runner: pgRunner(appends.run),
+        runner: watchedRunner(pgRunner(appends.run), () => als.getStore()),
         appends,
         leading,
       };
@@ -214,12 +227,13 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
           const ctx = contextOf(client);
           let outcome: Attempt['outcome'];
           try {
-            outcome = { value: await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx))) };
-            ctx.appends.flush();
+            // A statement error its code caught is its error: it aborted the transaction.
+            outcome = outcomeOf(ctx, { value: await member.caller.runInAsyncScope(() => als.run(ctx, () => member.fn(ctx.trx))) });
           } catch (error) {
             outcome = { error };
-            ctx.appends.discard();
           }
+          if ('error' in outcome) ctx.appends.discard();
+          else ctx.appends.flush();
           run.push({ member, ctx, control, tails: ctx.appends.takeTails(), outcome, savepoint, mayDefer });
           // Its code failed: nothing after it is worth writing until it is rolled back.
           if ('error' in outcome || !pipelined) break;
@@ -258,8 +272,12 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         // The members after it ran on top of its work: they run again.
         queue = [...run.slice(failed.at + 1).map((a) => a.member), ...queue];
       }
-      committing = true;
-      await leading.query('commit');
+      // A client whose connection already ended does not send the COMMIT: nothing committed, so the
+      // members may run again (below); once it is written, the outcome is in doubt.
+      committing = queryable(client);
+      const committed = await leading.query('commit');
+      // PostgreSQL answers COMMIT of an aborted transaction with ROLLBACK, and no error.
+      if (committed.command !== 'COMMIT') throw new RolledBackAtCommit(committed.command);
       for (const { member, outcome, ctx } of done) {
         answered.add(member);
         runCommitted(ctx);
@@ -269,7 +287,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       for (const member of deferred) answered.add(member);
       waiting.unshift(...deferred);
     } catch (e) {
-      if (!committing && client && connectionLost(client, e) && typeof e === 'object' && e !== null) uncommitted.add(e);
+      if ((e instanceof RolledBackAtCommit || (!committing && client && connectionLost(client, e))) && typeof e === 'object' && e !== null) uncommitted.add(e);
       if (leading) await leading.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
       for (const member of members) if (!answered.has(member)) member.reject(e);
     } finally {
@@ -365,6 +383,23 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     },
   };
   return db;
+}
+
+/** Whether a client may still send a statement (pg refuses one on a client whose connection ended, without sending it). */
+function queryable(client: pg.PoolClient): boolean {
+  return (client as unknown as { _queryable?: boolean })._queryable !== false;
+}
+
+/**
+ * A COMMIT that PostgreSQL answered with ROLLBACK: the transaction had been aborted by an error
+ * nobody reported. Nothing of the batch is stored, so its members run again (tx()); should it
+ * repeat, they fail with this error rather than be answered as if stored.
+ */
+export class RolledBackAtCommit extends Error {
+  constructor(tag: string | null) {
+    super(`the database answered COMMIT with ${tag ?? 'no command tag'}: the transaction was rolled back, nothing of it was stored`);
+    this.name = 'RolledBackAtCommit';
+  }
 }
 
 /** A short random name for a throwaway PostgreSQL schema. */

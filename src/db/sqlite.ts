@@ -7,7 +7,7 @@ import type { DB } from './schema.js';
 import { RESTART_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import type { Statement } from './statements.js';
 import type { Database, DatabaseOptions, DbStats, Executor } from './database.js';
-import { counting, refusal, rowLocker, runCommitted, type RowLock, type TxContext } from './transaction-context.js';
+import { counting, refusal, rowLocker, runCommitted, watchedRunner, type RowLock, type TxContext } from './transaction-context.js';
 import { inSqlite, sqliteRunner, withStatementCache } from './sqlite-statements.js';
 
 function openNative(file: string, synchronous: 'FULL' | 'NORMAL', readonly: boolean): SQLite.Database {
@@ -139,8 +139,12 @@ export function openSqlite(opts: DatabaseOptions): Database {
   if (checkpointer) writerNative.pragma('wal_autocheckpoint = 0');
   // A log that grew past twice its restart length (a reader held it) shrinks back when it restarts.
   writerNative.pragma(`journal_size_limit = ${2 * restartPages * Number(writerNative.pragma('page_size', { simple: true }))}`);
-  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative, stats) }), log: counting(stats) });
+  const als = new AsyncLocalStorage<TxContext>();
+  const current = () => als.getStore();
+  const writer = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerNative, stats) }), log: counting(stats, current) });
   const writerRunner = sqliteRunner(writerNative, stats);
+  // In a transaction, a statement's error fails it even when its code caught it (TxContext.failed).
+  const txRunner = watchedRunner(writerRunner, current);
   // Transaction control of the group commit, prepared once like every hot statement.
   const control = Object.fromEntries(
     (['begin immediate', 'savepoint tx', 'release tx', 'rollback to tx', 'commit', 'rollback'] as const).map((text) => [text, writerNative.prepare(text)]),
@@ -156,7 +160,6 @@ export function openSqlite(opts: DatabaseOptions): Database {
     ? writer
     : new Kysely<DB>({ dialect: new GatedSqliteDialect({ database: withStatementCache(readerNative, stats) }, () => flushing), log: counting(stats) });
   const readerRunner = memory ? writerRunner : sqliteRunner(readerNative, stats);
-  const als = new AsyncLocalStorage<TxContext>();
   const sqliteLocker = rowLocker(false);
   let batch: Batch | undefined;
   let closed = false;
@@ -228,10 +231,12 @@ export function openSqlite(opts: DatabaseOptions): Database {
         scheduleCommit();
       }
       const mine = batch;
-      const ctx: TxContext = { trx: conn, runner: writerRunner, committed: [] };
+      const ctx: TxContext = { trx: conn, runner: txRunner, committed: [] };
       run('savepoint tx');
       try {
         const value = await als.run(ctx, () => fn(conn));
+        // Its code caught a statement's error and carried on: its work is not what it thinks.
+        if (ctx.failed) throw ctx.failed.error;
         run('release tx');
         return { ok: true as const, value, mine, ctx };
       } catch (error) {

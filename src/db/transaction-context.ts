@@ -14,6 +14,34 @@ export interface TxContext {
   runner: Runner;
   /** afterCommit callbacks of this transaction */
   committed: Array<() => void>;
+  /**
+   * The first error a statement of this transaction met, whether or not the code that ran it caught
+   * it. On PostgreSQL such an error aborts the transaction, whose COMMIT then rolls everything back
+   * without an error; so a transaction whose code swallowed one fails with it on both databases.
+   */
+  failed?: { error: unknown };
+}
+
+/** `p`, whose rejection is also noted on the transaction it ran in (TxContext.failed). */
+export function noted<T>(ctx: TxContext | undefined, p: Promise<T>): Promise<T> {
+  if (!ctx) return p;
+  return p.catch((error: unknown) => {
+    ctx.failed ??= { error };
+    throw error;
+  });
+}
+
+/** A runner whose statements' errors are noted on the transaction open where they run. */
+export function watchedRunner(runner: Runner, current: () => TxContext | undefined): Runner {
+  return {
+    query: (s, params) => noted(current(), runner.query(s, params)),
+    execute: (s, params) => noted(current(), runner.execute(s, params)),
+  };
+}
+
+/** How a transaction's code ended, corrected by what its statements met: a swallowed error is its error. */
+export function outcomeOf<T>(ctx: TxContext, outcome: { value: T } | { error: unknown }): { value: T } | { error: unknown } {
+  return 'value' in outcome && ctx.failed ? { error: ctx.failed.error } : outcome;
 }
 
 /** How a row is held: against every other writer of it (update) or only against changes (share). */
@@ -39,8 +67,11 @@ export function runCommitted(ctx: TxContext) {
 }
 
 /** Kysely's log hook, used only to count: one call per statement it sends. */
-export const counting = (stats: DbStats) => () => {
+export const counting = (stats: DbStats, current?: () => TxContext | undefined) => (event: { level: 'query' | 'error'; error?: unknown }) => {
   stats.statements++;
+  // The builder's statements fail their transaction too (TxContext.failed).
+  const ctx = event.level === 'error' ? current?.() : undefined;
+  if (ctx) ctx.failed ??= { error: event.error };
 };
 
 /**
