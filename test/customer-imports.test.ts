@@ -3,6 +3,7 @@
 // refused row reported by row and column, bounded in size, idempotent, isolated per platform.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../src/app.js';
+import { KNOWN_COLUMNS } from '../src/modules/customer-imports/columns.js';
 import { customerImportsOf, MAX_CSV_BYTES, MAX_CSV_ROWS } from '../src/modules/customer-imports/service.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
 import { multipartBody, type FilePart } from './fixtures/multipart.js';
@@ -197,5 +198,81 @@ describe('POST /customers/bulk/csv', () => {
     await drain();
     // The rows were created on the uploading platform only.
     expect((await call(ctx, 'GET', '/customers', { auth: other.auth })).body.data).toEqual([]);
+  });
+});
+
+describe('hostile files within the limits', () => {
+  // The answer to any upload is bounded: these are the largest refusals a file of at most 2 MiB can ask for.
+  const MAX_ANSWER_BYTES = 8 * 1024;
+  const commas = (n: number) => ','.repeat(n);
+
+  async function refused(csv: string | Buffer) {
+    const res = await upload(csv);
+    const raw = JSON.stringify(res.body);
+    const body = expectError(res, 400, 'INVALID_INPUT');
+    expect(raw.length, `an answer of ${raw.length} characters`).toBeLessThan(MAX_ANSWER_BYTES);
+    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'message', 'status']);
+    return body;
+  }
+
+  it('a header of 50,000 empty column names: one problem, said once, in a small answer', async () => {
+    const body = await refused(`platformCustomerId,customerType${commas(50_000)}\nx,INDIVIDUAL\n`);
+    expect(body.details.fields).toHaveLength(1);
+    expect(body.details.fields[0]).toMatchObject({ field: 'file', message: expect.stringContaining('columns') });
+    // The known columns are named once, not once per column.
+    expect(body.message.split('platformAccountId').length).toBeLessThanOrEqual(2);
+  });
+
+  it('a 2 MiB file of commas, of repeated unknown names, of one endless name: each a small 400', async () => {
+    const header = 'platformCustomerId,customerType,';
+    await refused(header + commas(MAX_CSV_BYTES - header.length - 1));
+    const wide = await refused(`${header}${'shoe,'.repeat((MAX_CSV_BYTES - header.length - 64) / 5)}\nx,INDIVIDUAL\n`);
+    expect(wide.details.fields[0].message).toContain(`has a header of more than ${KNOWN_COLUMNS.length} columns`);
+    const unknown = await refused(`${header}shoe,shoe,shoe\nx,INDIVIDUAL\n`);
+    expect(unknown.details.fields.map((f: any) => f.message)).toEqual([`column "shoe" is not known (known columns: ${KNOWN_COLUMNS.join(', ')})`]);
+    const longName = await refused(`${header}${'n'.repeat(MAX_CSV_BYTES - header.length - 64)}\nx,INDIVIDUAL\n`);
+    expect(longName.details.fields[0].message).toContain('not known');
+    // Unknown, unnamed, repeated and missing columns at once: one line for each kind.
+    const mixed = await refused(`fullName,fullName,a,b,c,d,e,f,g,,,\nAda\n`);
+    const messages = mixed.details.fields.map((f: any) => f.message);
+    expect(messages).toHaveLength(5);
+    expect(messages[0]).toBe(`columns "a", "b", "c", "d", "e" and 2 more are not known (known columns: ${KNOWN_COLUMNS.join(', ')})`);
+    expect(messages[1]).toBe('3 columns have no name; every column of the header is named');
+    expect(messages.join(' | ')).toMatch(/not known.*given twice|given twice.*not known/);
+    expect(messages.join(' | ')).toContain('"platformCustomerId" is required');
+  });
+
+  it('a row far wider than its header fails alone, with a small error', async () => {
+    const pid = `wide-${uid()}`;
+    const res = await upload(`platformCustomerId,customerType,fullName\n${pid},INDIVIDUAL,Ada${commas(1_000_000)}\nok-${pid},INDIVIDUAL,Ada\n`);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(202);
+    await drain();
+    const job = await call(ctx, 'GET', `/customers/bulk/jobs/${res.body.jobId}`);
+    expect(job.body).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 1, failed: 1 } });
+    expect(job.body.errors[0].message).toContain('has 1000003 fields; the header has 3');
+    expect(JSON.stringify(job.body).length).toBeLessThan(MAX_ANSWER_BYTES);
+  });
+
+  it('any refusal keeps its details small: a JSON body of 30,000 unknown members names the first 50 and counts the rest', async () => {
+    const body: Record<string, unknown> = { platformCustomerId: `many-${uid()}`, customerType: 'INDIVIDUAL' };
+    for (let i = 0; i < 30_000; i++) body[`x${i}`] = 'y'.repeat(i === 0 ? 5000 : 1);
+    const res = await call(ctx, 'POST', '/customers', { body });
+    const error = expectError(res, 400, 'INVALID_INPUT');
+    expect(JSON.stringify(error).length).toBeLessThan(MAX_ANSWER_BYTES);
+    expect(error.details.fields).toHaveLength(50);
+    expect(error.details.fields[0]).toEqual({ field: 'x0', in: 'body', message: 'is not a known field' });
+    expect(error.details.omittedFields).toBe(29_950);
+  });
+
+  it('three worst uploads at once: each refused, and another platform is served meanwhile', async () => {
+    const header = 'platformCustomerId,customerType,';
+    const worst = header + commas(MAX_CSV_BYTES - header.length - 1);
+    const pings = Array.from({ length: 5 }, () => call(ctx, 'GET', '/ping', { auth: other.auth }));
+    const [answers, served] = await Promise.all([Promise.all([upload(worst), upload(worst), upload(worst)]), Promise.all(pings)]);
+    for (const a of answers) {
+      expectError(a, 400, 'INVALID_INPUT');
+      expect(JSON.stringify(a.body).length).toBeLessThan(MAX_ANSWER_BYTES);
+    }
+    expect(served.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
   });
 });

@@ -50,4 +50,33 @@ describe('parseCsv (RFC 4180)', () => {
     expect(() => parseCsv('h\r\n1\r\n2\r\n3\r\n', { maxRecords: 3 })).toThrow(/more than 3 records/);
     expect(parseCsv('h\r\n1\r\n2\r\n', { maxRecords: 3 })).toHaveLength(3);
   });
+
+  it('keeps at most maxFields fields of a record and counts the rest; blank records are marked', () => {
+    const [header, wide, commas] = parseCsv(`a,b\r\n1,2,3,4,5\r\n${','.repeat(100_000)}\r\n`, { maxFields: 3 });
+    expect(header).toMatchObject({ fields: ['a', 'b'], fieldCount: 2, blank: false });
+    expect(wide).toMatchObject({ fields: ['1', '2', '3'], fieldCount: 5, blank: false });
+    expect(commas).toMatchObject({ fields: ['', '', ''], fieldCount: 100_001, blank: true });
+    // Text past the kept fields still makes the record not blank.
+    expect(parseCsv(`${','.repeat(10)}x`, { maxFields: 2 })[0]).toMatchObject({ fieldCount: 11, blank: false });
+  });
+
+  it('stops reading a header wider than maxHeaderFields, whatever follows; blank lines before it do not count', () => {
+    const err = (() => {
+      try {
+        parseCsv(`a,b,c,d${','.repeat(1_000_000)}\r\n1\r\n`, { maxHeaderFields: 3 });
+      } catch (e) {
+        return e as CsvError;
+      }
+    })();
+    expect(err).toBeInstanceOf(CsvError);
+    expect(err!.kind).toBe('HEADER_WIDTH');
+    expect(() => parseCsv('\r\n\r\na,b,c,d\r\n', { maxHeaderFields: 3 })).toThrow(/line 3: the header has more than 3 fields/);
+    // Records after the header may be wider (the caller decides what they mean).
+    expect(parseCsv('a,b\r\n1,2,3,4\r\n', { maxHeaderFields: 2 })[1].fieldCount).toBe(4);
+  });
+
+  it('reads a field of 2 MiB, quoted or not, in one pass', () => {
+    const long = 'x'.repeat(2 * 1024 * 1024);
+    expect(parseCsv(`${long},"${long}"`)[0].fields.map((f) => f.length)).toEqual([long.length, long.length]);
+  });
 });

@@ -15,11 +15,60 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
+    const message = clipText(this.message, MAX_ERROR_MESSAGE_CHARS);
     return this.details === undefined
-      ? { status: this.status, code: this.code, message: this.message }
+      ? { status: this.status, code: this.code, message }
       : // A detail without a value is left out, as in every answer (D11).
-        { status: this.status, code: this.code, message: this.message, details: absent(this.details) };
+        { status: this.status, code: this.code, message, details: absent(boundedDetails(this.details)) };
   }
+}
+
+/**
+ * Bounds of every error answer (rule 7). Whatever an input makes an error say, its answer stays a
+ * few kilobytes: a refusal costs the server no more to send, to record for an Idempotency-Key
+ * replay or to log than the request cost to read, and can never outgrow what a string can hold.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 1000;
+/** Items kept of any list in `details` (the field problems of INVALID_INPUT first of all). */
+export const MAX_DETAIL_ITEMS = 50;
+/** Characters kept of any text in `details`. */
+export const MAX_DETAIL_TEXT_CHARS = 500;
+/** Members kept of any object in `details`, and how deep it may nest. */
+const MAX_DETAIL_MEMBERS = 50;
+const MAX_DETAIL_DEPTH = 6;
+
+function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function bounded(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return clipText(value, MAX_DETAIL_TEXT_CHARS);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DETAIL_DEPTH) return undefined;
+  if (Array.isArray(value)) return value.slice(0, MAX_DETAIL_ITEMS).map((v) => bounded(v, depth + 1));
+  // Values that are not plain objects (a Date) serialise as they are.
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  let kept = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (kept++ >= MAX_DETAIL_MEMBERS) break;
+    out[key] = bounded((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return out;
+}
+
+/**
+ * `details` within the bounds above. A list of field problems longer than MAX_DETAIL_ITEMS keeps
+ * its first ones and says how many more there were (`omittedFields`), so a client still sees that
+ * the request had more problems than it was shown.
+ */
+export function boundedDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const out = bounded(details, 0) as Record<string, unknown>;
+  const fields = details.fields;
+  if (Array.isArray(fields) && fields.length > MAX_DETAIL_ITEMS) out.omittedFields = fields.length - MAX_DETAIL_ITEMS;
+  return out;
 }
 
 export interface ErrorBody {

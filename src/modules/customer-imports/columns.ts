@@ -50,15 +50,46 @@ export function columnOf(field: string): string {
   return field;
 }
 
-/** Header problems: unknown or repeated columns, required ones missing. */
+/**
+ * The widest header that can be valid: each known column at most once. A wider one is refused as
+ * soon as the reader passes it, whatever follows.
+ */
+export const MAX_HEADER_COLUMNS = KNOWN_COLUMNS.length;
+/** Names quoted in one problem, and characters of each: a problem is said once, in a few lines. */
+const NAMES_SHOWN = 5;
+const NAME_CHARS = 40;
+
+const quoted = (name: string) => JSON.stringify(name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}…` : name);
+
+/** "a", "b" and 3 more */
+function someNames(names: string[]): string {
+  const shown = names.slice(0, NAMES_SHOWN).map(quoted).join(', ');
+  return names.length > NAMES_SHOWN ? `${shown} and ${names.length - NAMES_SHOWN} more` : shown;
+}
+
+/**
+ * Header problems, one line per kind (unknown, unnamed, repeated columns; each required one
+ * missing), each naming a few columns: at most five lines of bounded length, whatever the header.
+ */
 export function checkHeader(header: string[]): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  const unknown = new Set<string>();
+  const repeated = new Set<string>();
+  let unnamed = 0;
   for (const name of header) {
-    if (!KNOWN_COLUMNS.includes(name)) problems.push(`column "${name}" is not known (known columns: ${KNOWN_COLUMNS.join(', ')})`);
-    else if (seen.has(name)) problems.push(`column "${name}" is given twice`);
+    if (name === '') unnamed++;
+    else if (!KNOWN_COLUMNS.includes(name)) unknown.add(name);
+    else if (seen.has(name)) repeated.add(name);
     seen.add(name);
   }
+  if (unknown.size)
+    problems.push(
+      `${unknown.size === 1 ? 'column' : 'columns'} ${someNames([...unknown])} ${unknown.size === 1 ? 'is' : 'are'} not known (known columns: ${KNOWN_COLUMNS.join(', ')})`,
+    );
+  if (unnamed) problems.push(`${unnamed === 1 ? 'a column has' : `${unnamed} columns have`} no name; every column of the header is named`);
+  if (repeated.size)
+    problems.push(`${repeated.size === 1 ? 'column' : 'columns'} ${someNames([...repeated])} ${repeated.size === 1 ? 'is' : 'are'} given twice`);
   for (const name of REQUIRED_COLUMNS) if (!seen.has(name)) problems.push(`column "${name}" is required`);
   return problems;
 }
@@ -68,8 +99,8 @@ export function checkHeader(header: string[]): string[] {
  * become their objects; a UMA address without its leading $ gets one (the vendor's example file
  * writes them so); currencies are separated by spaces, commas or semicolons.
  */
-export function rowToBody(header: string[], cells: string[]): { body: Record<string, unknown> } | { problem: FieldProblem } {
-  if (cells.length > header.length) return { problem: { field: '(row)', in: 'body', message: `has ${cells.length} fields; the header has ${header.length}` } };
+export function rowToBody(header: string[], cells: string[], fieldCount = cells.length): { body: Record<string, unknown> } | { problem: FieldProblem } {
+  if (fieldCount > header.length) return { problem: { field: '(row)', in: 'body', message: `has ${fieldCount} fields; the header has ${header.length}` } };
   const body: Record<string, unknown> = {};
   const address: Record<string, string> = {};
   const businessInfo: Record<string, string> = {};

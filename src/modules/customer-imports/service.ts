@@ -21,7 +21,7 @@ import type { Outbox } from '../../events/outbox.js';
 import { fieldProblems, validatorCompiler } from '../../http/validation.js';
 import { CustomerCreateBody, type CustomerCreate } from '../customers/schemas.js';
 import type { CustomerService } from '../customers/service.js';
-import { checkHeader, columnOf, rowToBody } from './columns.js';
+import { checkHeader, columnOf, KNOWN_COLUMNS, MAX_HEADER_COLUMNS, rowToBody } from './columns.js';
 import { customerImportErrors } from './errors.js';
 import type { ImportJob } from './schemas.js';
 
@@ -67,6 +67,9 @@ function rowError(e: ApiError): RowError {
     details = { ...details, fields: [{ field: e.code === 'UMA_ADDRESS_EXISTS' ? 'umaAddress' : 'platformCustomerId', message: e.message }] };
   return details ? { code: e.code, message: e.message, details } : { code: e.code, message: e.message };
 }
+
+const headerTooWide = () =>
+  invalidField('file', `has a header of more than ${MAX_HEADER_COLUMNS} columns; name each column at most once, of: ${KNOWN_COLUMNS.join(', ')}`);
 
 export function createCustomerImportService(deps: CustomerImportDeps) {
   const { db, clock, jobs } = deps;
@@ -191,15 +194,21 @@ export function createCustomerImportService(deps: CustomerImportDeps) {
       }
       let records;
       try {
-        records = parseCsv(text, { maxRecords: MAX_CSV_ROWS + 1 }).filter((r) => r.fields.some((f) => f !== ''));
+        // Bounded work for any file: a header is refused once it is wider than a valid one can be,
+        // and a row keeps only the cells it could use (a wider row is refused alone, by its count).
+        records = parseCsv(text, { maxRecords: MAX_CSV_ROWS + 1, maxHeaderFields: MAX_HEADER_COLUMNS, maxFields: MAX_HEADER_COLUMNS + 1 }).filter(
+          (r) => !r.blank,
+        );
       } catch (e) {
         if (!(e instanceof CsvError)) throw e;
-        if (/more than/.test(e.message)) throw invalidField('file', `has more than ${MAX_CSV_ROWS} rows; split it into several uploads`);
+        if (e.kind === 'RECORDS') throw invalidField('file', `has more than ${MAX_CSV_ROWS} rows; split it into several uploads`);
+        if (e.kind === 'HEADER_WIDTH') throw headerTooWide();
         throw invalidField('file', `is not valid CSV (RFC 4180): ${e.message}`);
       }
       if (records.length > MAX_CSV_ROWS + 1) throw invalidField('file', `has more than ${MAX_CSV_ROWS} rows; split it into several uploads`);
       const [head, ...data] = records;
       if (!head) throw invalidField('file', 'is empty: the first line must name the columns');
+      if (head.fieldCount > MAX_HEADER_COLUMNS) throw headerTooWide();
       const header = head.fields.map((h) => h.trim());
       const problems = checkHeader(header);
       if (problems.length)
@@ -210,7 +219,7 @@ export function createCustomerImportService(deps: CustomerImportDeps) {
       const id = newId('Job');
       const pidColumn = header.indexOf('platformCustomerId');
       const rows: CustomerImportRowsTable[] = data.map((record, i) => {
-        const shaped = rowToBody(header, record.fields);
+        const shaped = rowToBody(header, record.fields, record.fieldCount);
         const pid = record.fields[pidColumn];
         const base = { import_id: id, row_number: i + 1, correlation_id: pid ? pid : `row_${i + 1}`, updated_at: now, customer_id: null };
         if ('problem' in shaped)
