@@ -138,3 +138,67 @@ describe('observability', async () => {
     }
   });
 });
+
+describe('secrets in URLs stay out of the request log', async () => {
+  const ctx = await testContext();
+
+  it('the KYC link token, invitation codes and any bearer-like path segment or secret query value are redacted', async () => {
+    const lines: string[] = [];
+    const app = await buildApp(ctx.container, { logger: { level: 'debug', stream: { write: (s: string) => lines.push(s) } } });
+    const auth = { authorization: ctx.platform.auth };
+    try {
+      const customer = await createCustomer(ctx);
+      const link = await app.inject({ url: `${API_PREFIX}/customers/kyc-link?platformCustomerId=${customer.platformCustomerId}`, headers: auth });
+      expect(link.statusCode).toBe(200);
+      const kycPath = new URL(link.json().kycUrl).pathname;
+      const token = kycPath.split('/').pop()!;
+      expect((await app.inject({ url: kycPath })).statusCode).toBe(200);
+      const form = new URLSearchParams({ token, decision: 'APPROVED' }).toString();
+      const decided = await app.inject({ method: 'POST', url: kycPath, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form });
+      expect(decided.statusCode).toBe(200);
+      // A mistyped address still carries the token.
+      expect((await app.inject({ url: `${kycPath}/oops?x=1` })).statusCode).toBe(404);
+
+      const invitation = await app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/invitations`,
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: { inviterUma: customer.umaAddress },
+      });
+      expect(invitation.statusCode).toBe(201);
+      const code = invitation.json().code as string;
+      const other = await ctx.newPlatform('Invitee');
+      const invitee = await createCustomer(ctx, {}, other.auth);
+      expect((await app.inject({ url: `${API_PREFIX}/invitations/${code}`, headers: auth })).statusCode).toBe(200);
+      expect((await app.inject({ url: `${API_PREFIX}/invitations/${code}/page` })).statusCode).toBe(200);
+      const claim = await app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/invitations/${code}/claim`,
+        headers: { authorization: other.auth, 'content-type': 'application/json' },
+        payload: { inviteeUma: invitee.umaAddress },
+      });
+      expect(claim.statusCode).toBe(200);
+      // Any other secret-looking segment, and secret-named query values.
+      const bearer = 'Zx9Qw3Lk7Pm2Rt5Yv8Nb4Hj6';
+      expect((await app.inject({ url: `/somewhere/${bearer}/else?token=tk-secret-value-1&limit=5` })).statusCode).toBe(404);
+
+      const log = lines.join('');
+      expect(log).toContain('incoming request');
+      for (const secret of [token, code, bearer, 'tk-secret-value-1']) expect(log.includes(secret), `${secret} is in the log`).toBe(false);
+      // What is left still tells the operator which page or route was asked for.
+      const urls = lines.map((l) => JSON.parse(l)).flatMap((l) => (l.req?.url ? [l.req.url as string] : []));
+      expect(urls).toEqual(
+        expect.arrayContaining([
+          `${API_PREFIX}/sandbox/kyc/[redacted]`,
+          `${API_PREFIX}/sandbox/kyc/[redacted]/oops?x=1`,
+          `${API_PREFIX}/invitations/[redacted]/claim`,
+          `${API_PREFIX}/invitations/[redacted]/page`,
+          `/somewhere/[redacted]/else?token=[redacted]&limit=5`,
+          `${API_PREFIX}/customers/kyc-link?platformCustomerId=${customer.platformCustomerId}`,
+        ]),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});
