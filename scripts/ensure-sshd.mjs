@@ -14,10 +14,21 @@ const PACKAGES = ['openssh-server', 'openssh-sftp-server'];
 // init system runs (a CI virtual machine): a login service nobody asked for, left running.
 const POLICY = '/usr/sbin/policy-rc.d';
 
-function apt(args) {
-  const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (r.error) throw new Error(`apt-get ${args.join(' ')} could not run: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status})`);
+// Other installs may run at the same moment (the browser tests' Chromium, in the same test run):
+// the install waits for dpkg's lock, and the update, whose lock does not wait, is tried again.
+const APT_LOCK_WAIT = ['-o', 'DPkg::Lock::Timeout=300'];
+
+function apt(args, attempts = 1) {
+  for (let attempt = 1; ; attempt++) {
+    const r = spawnSync('apt-get', [...APT_LOCK_WAIT, ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (r.error) throw new Error(`apt-get ${args.join(' ')} could not run: ${r.error.message}`);
+    if (r.status === 0) return;
+    if (attempt >= attempts) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status})`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000);
+  }
 }
 
 function install() {
@@ -26,7 +37,7 @@ function install() {
   if (ownPolicy) fs.writeFileSync(POLICY, '#!/bin/sh\n# Written by corridor scripts/ensure-sshd.mjs while apt-get runs.\nexit 101\n', { mode: 0o755 });
   try {
     // The package lists of a fresh machine are empty or stale: without the update, install fails.
-    apt(['update']);
+    apt(['update'], 12);
     apt(['install', '-y', '--no-install-recommends', ...PACKAGES]);
   } finally {
     if (ownPolicy) fs.rmSync(POLICY, { force: true });
