@@ -22,6 +22,7 @@ import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { apiModules } from './modules/index.js';
 import { registerAudit } from './audit/http.js';
+import { umaWireRoutes } from './modules/uma/routes.js';
 
 export const API_VERSION = '2025-10-13';
 export const API_PREFIX = `/${API_VERSION}`;
@@ -194,6 +195,8 @@ export async function buildApp(container: Container, options: BuildOptions = {})
       return commonErrors.SERVICE_UNAVAILABLE().toBody();
     }
   });
+  // The UMA protocol's endpoints of each platform's domain (src/modules/uma).
+  umaWireRoutes(app, container.umaWire);
   // Dashboard writes are recorded in the audit log (src/audit).
   registerAudit(app, container);
   await registerDashboard(app, container);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { decodeKek } from './secrets/kek.js';
+import { parseDomainAddresses, type DomainAddress } from './modules/uma/domain-map.js';
 
 /** Every setting of the service, read from the environment once. With nothing set, an embedded sandbox runs. */
 export interface Config {
@@ -40,6 +41,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Base domain under which each platform's default UMA domain is made. */
   umaBaseDomain: string;
+  /** UMA_DOMAIN_ADDRESSES: where UMA domains without public DNS are reached (development, tests); src/modules/uma/domain-map.ts. */
+  umaDomainAddresses: DomainAddress[];
+  /** UMA_COUNTERPARTY_ALLOWLIST: in PRODUCTION, the only UMA domains this Corridor pays and is paid by; unset: any. */
+  umaCounterpartyAllowlist?: string[];
   /** Address printed at start (for the docs link). */
   publicUrl: string;
   /** Run background workers in this process (webhook delivery, expiries, sandbox timers). */
@@ -179,6 +184,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const otlpEndpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
   if (otlpEndpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(otlpEndpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
   const kycAttestation = env.KYC_ATTESTATION || 'PLATFORM';
+  const umaDomainAddresses = parseDomainAddresses(env.UMA_DOMAIN_ADDRESSES, problems);
+  const umaAllowlist = env.UMA_COUNTERPARTY_ALLOWLIST
+    ? env.UMA_COUNTERPARTY_ALLOWLIST.split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean)
+    : undefined;
+  if (umaAllowlist?.some((d) => !/^[a-z0-9.-]{1,253}(:[0-9]{1,5})?$/.test(d)))
+    problems.push('UMA_COUNTERPARTY_ALLOWLIST must be UMA domains separated by commas');
   if (kycAttestation !== 'PLATFORM' && kycAttestation !== 'OPERATOR') problems.push('KYC_ATTESTATION must be PLATFORM or OPERATOR');
   const config: Config = {
     host,
@@ -208,6 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     configCacheTtlMs: integer(env, 'CONFIG_CACHE_TTL_MS', 1000, 0, 60_000, problems),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems),
     umaBaseDomain: env.UMA_BASE_DOMAIN || 'uma.localhost',
+    umaDomainAddresses,
+    umaCounterpartyAllowlist: umaAllowlist,
     publicUrl: env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     workers: env.WORKERS !== 'false',
     webhookAllowPrivateAddresses: allowPrivate === 'true',

@@ -31,6 +31,7 @@ import type { DomainProofNetwork } from './modules/config/uma-domain.js';
 import { setRateUrlPolicy } from './fx/url-rates.js';
 import { loadSecrets, type Secrets } from './secrets/kek.js';
 import { createIncoming } from './modules/incoming/index.js';
+import { createUmaWire } from './modules/uma/index.js';
 import { createSandboxHelpers } from './modules/sandbox/helpers.js';
 import { createSandboxClocks } from './modules/sandbox/clock.js';
 import { createSandboxClockService } from './modules/sandbox/clock-service.js';
@@ -177,6 +178,17 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     uma: () => incoming.uma,
     within: sandboxClocks.within,
   });
+  // UMA on the wire (src/modules/uma): each platform's domain as a UMA participant.
+  const umaWire = createUmaWire({
+    db,
+    clock: realClock,
+    fx,
+    secrets,
+    domainAddresses: config.umaDomainAddresses,
+    allowPrivate: config.webhookAllowPrivateAddresses,
+    policy: { productionAllowlist: config.umaCounterpartyAllowlist },
+    resolve: overrides.webhookResolve,
+  });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
   const receiver = createReceiverService({
     db,
@@ -236,6 +248,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     configs,
     /** Incoming payments: processNext() runs due approval deadlines (worker). */
     incoming,
+    /** UMA on the wire: keys, the well-known endpoints, counterparties. */
+    umaWire,
     /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */
     payments,
     fx,

@@ -28,7 +28,7 @@ export function registerSecretCommands(program: Command) {
         print(
           !!opts.json,
           { ...report },
-          `key-encryption key ${report.kekId}\nwebhook keys: ${report.webhookKeys.sealed} sealed again of ${report.webhookKeys.checked}\ndocuments: ${report.documents.sealed} sealed again of ${report.documents.checked}`,
+          `key-encryption key ${report.kekId}\nwebhook keys: ${report.webhookKeys.sealed} sealed again of ${report.webhookKeys.checked}\nUMA keys: ${report.umaKeys.sealed} sealed again of ${report.umaKeys.checked}\ndocuments: ${report.documents.sealed} sealed again of ${report.documents.checked}`,
         );
       });
     });

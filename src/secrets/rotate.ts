@@ -10,19 +10,26 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import { gridWebhookKeyContext, webhookKeyContext } from '../events/keys.js';
 import { documentContext } from '../modules/documents/service.js';
+import { resealUmaKeys } from '../modules/uma/keys.js';
 import { createSealer, KEK_BYTES, type Sealer } from './envelope.js';
 import { KEK_FILE_NAME, NEXT_KEK_FILE_NAME, PREVIOUS_KEK_FILE_NAME, readKekFile, type Secrets } from './kek.js';
 
 export interface RotationReport {
   kekId: string;
   webhookKeys: { checked: number; sealed: number };
+  umaKeys: { checked: number; sealed: number };
   documents: { checked: number; sealed: number };
 }
 
 const PAGE = 200;
 
 export async function resealAll(db: Database, secrets: Sealer): Promise<RotationReport> {
-  const report: RotationReport = { kekId: secrets.currentKekId, webhookKeys: { checked: 0, sealed: 0 }, documents: { checked: 0, sealed: 0 } };
+  const report: RotationReport = {
+    kekId: secrets.currentKekId,
+    webhookKeys: { checked: 0, sealed: 0 },
+    umaKeys: { checked: 0, sealed: 0 },
+    documents: { checked: 0, sealed: 0 },
+  };
 
   // Both kinds of webhook key (Ed25519, and the GRID profile's P-256), each sealed to its own context.
   const kinds = [
@@ -48,6 +55,9 @@ export async function resealAll(db: Database, secrets: Sealer): Promise<Rotation
       report.webhookKeys.sealed += 1;
     }
   }
+
+  // UMA signing, encryption and node keys (src/modules/uma/keys.ts).
+  report.umaKeys = await resealUmaKeys(db, secrets);
 
   // Documents hold up to 10 MiB each: ids a page at a time, then one row at a time.
   let after = '';

@@ -1,0 +1,41 @@
+/**
+ * UMA on the wire: this Corridor as a participant in the open UMA network, as receiver (the
+ * well-known endpoints of each platform's domain) and as sender (lookups of addresses hosted
+ * elsewhere). Assembled here from its parts: keys, the nonce store, counterparties' published keys,
+ * the guarded HTTP client.
+ */
+import type { Clock } from '../../common/clock.js';
+import type { Database } from '../../db/database.js';
+import type { Sealer } from '../../secrets/envelope.js';
+import type { Fx } from '../quotes/pricing.js';
+import { createCounterpartyKeyCache } from './counterparty-keys.js';
+import type { DomainAddress } from './domain-map.js';
+import { createUmaKeys } from './keys.js';
+import { createNonceStore } from './nonces.js';
+import type { CounterpartyPolicy } from './policy.js';
+import { createReceiving } from './receiving.js';
+import { createWireClient } from './wire-client.js';
+import './tables.js';
+
+export interface UmaWireDeps {
+  db: Database;
+  clock: Clock;
+  fx: Fx;
+  secrets: Sealer;
+  domainAddresses: readonly DomainAddress[];
+  allowPrivate: boolean;
+  policy: CounterpartyPolicy;
+  /** DNS answers for the URL guard (tests); the system resolver otherwise */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+export function createUmaWire(deps: UmaWireDeps) {
+  const wire = createWireClient({ domainAddresses: deps.domainAddresses, allowPrivate: deps.allowPrivate, resolve: deps.resolve });
+  const keys = createUmaKeys(deps);
+  const nonces = createNonceStore(deps);
+  const counterparties = createCounterpartyKeyCache({ wire, clock: deps.clock });
+  const receiving = createReceiving({ db: deps.db, clock: deps.clock, fx: deps.fx, keys, nonces, counterparties, policy: deps.policy });
+  return { wire, keys, nonces, counterparties, receiving };
+}
+
+export type UmaWire = ReturnType<typeof createUmaWire>;

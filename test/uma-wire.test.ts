@@ -1,0 +1,206 @@
+/**
+ * UMA on the wire, the receiving side: a platform's domain publishes its keys and answers signed
+ * LNURLP requests from another VASP — here a minimal one written with the reference SDK alone
+ * (test/helpers/uma-vasp.ts), reached through UMA_DOMAIN_ADDRESSES. What a regulated receiver
+ * must refuse is refused: replayed nonces, bad signatures, stale timestamps, unknown versions
+ * and users, unsigned requests.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, testContext, type TestContext } from './helpers/context.js';
+import { startVasp, uma, type TestVasp } from './helpers/uma-vasp.js';
+
+let ctx: TestContext;
+let vasp: TestVasp;
+/** Publishes a signing key that is not the one it signs with. */
+let impostor: TestVasp;
+let domain: string;
+const user = `bea${Math.random().toString(36).slice(2, 8)}`;
+let address: string;
+
+beforeAll(async () => {
+  vasp = await startVasp('vasp.test');
+  impostor = await startVasp('impostor.test');
+  impostor.setPublishedKeys(() => ({ ...impostor.publishedKeys(), signingPubKey: vasp.keys.signingPublicKey.toString('hex') }));
+  ctx = await testContext({ env: { UMA_DOMAIN_ADDRESSES: `vasp.test=${vasp.url},impostor.test=${impostor.url}` } });
+  const config = await call(ctx, 'PATCH', '/config', { body: { requiredPayerDataFields: ['FULL_NAME', 'NATIONALITY'] } });
+  domain = config.body.umaDomain;
+  address = `$${user}@${domain}`;
+  const bea = await call(ctx, 'POST', '/customers', {
+    body: { platformCustomerId: `bea-${user}`, customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', currencies: ['EUR', 'USD'], umaAddress: address },
+  });
+  expect(bea.status).toBe(201);
+});
+afterAll(async () => {
+  await vasp.close();
+  await impostor.close();
+});
+
+const get = (url: string, host = domain) => ctx.app.inject({ method: 'GET', url, headers: { host } });
+const pathOf = (u: URL) => `${u.pathname}${u.search}`;
+
+async function signedRequest(opts: { receiver?: string; timestamp?: Date; version?: string; key?: Buffer } = {}) {
+  const request: uma.LnurlpRequest = {
+    receiverAddress: opts.receiver ?? address,
+    nonce: uma.generateNonce(),
+    timestamp: opts.timestamp ?? new Date(),
+    vaspDomain: vasp.domain,
+    umaVersion: opts.version ?? uma.UmaProtocolVersion,
+    isSubjectToTravelRule: true,
+    signature: '',
+  };
+  request.signature = await uma.signPayload(uma.getSignableLnurlpRequestPayload(request), opts.key ?? vasp.keys.signingPrivateKey);
+  return uma.encodeToUrl(request);
+}
+
+async function publishedKeys() {
+  const res = await get('/.well-known/lnurlpubkey');
+  expect(res.statusCode).toBe(200);
+  return uma.PubKeyResponse.fromJson(res.body);
+}
+
+describe('/.well-known/lnurlpubkey', () => {
+  it('publishes certificate chains of distinct signing and encryption keys, with an expiry in seconds', async () => {
+    const body = JSON.parse((await get('/.well-known/lnurlpubkey')).body);
+    const keys = await publishedKeys();
+    expect(Buffer.from(keys.getSigningPubKey()).toString('hex')).toBe(body.signingPubKey);
+    expect(Buffer.from(keys.getEncryptionPubKey()).toString('hex')).toBe(body.encryptionPubKey);
+    expect(body.signingPubKey).not.toBe(body.encryptionPubKey);
+    const now = Date.now() / 1000;
+    expect(body.expirationTimestamp).toBeGreaterThan(now + 600);
+    expect(body.expirationTimestamp).toBeLessThan(now + 2 * 3600);
+    expect(keys.signingCertChain![0].subject).toContain(domain);
+  });
+
+  it('keeps the private keys sealed under the KEK, and is answered only for a hosted domain', async () => {
+    const rows = await ctx.container.db.executor().selectFrom('uma_keys').select(['purpose', 'private_key']).execute();
+    expect(rows.map((r) => r.purpose).sort()).toEqual(['ENCRYPTION', 'NODE', 'SIGNING']);
+    for (const r of rows) expect(r.private_key).toMatch(/^enc:v1:/);
+    const res = await get('/.well-known/lnurlpubkey', 'nobody.example');
+    expect(res.statusCode).toBe(404);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 'ERROR', code: 'USER_NOT_FOUND' });
+  });
+
+  it('serves the UMA configuration with the versions spoken', async () => {
+    const res = await get('/.well-known/uma-configuration');
+    expect(JSON.parse(res.body)).toEqual({ uma_major_versions: [1, 0] });
+  });
+});
+
+describe('/.well-known/lnurlp/{user}', () => {
+  it("answers a signed request with the customer's currencies, the required payer data and a signed compliance section", async () => {
+    const res = await get(pathOf(await signedRequest()));
+    expect(res.statusCode).toBe(200);
+    const response = uma.LnurlpResponse.fromJson(res.body);
+    expect(response.isUma()).toBe(true);
+    expect(response.umaVersion).toBe('1.0');
+    const validator = new uma.InMemoryNonceValidator(Date.now() - 60_000);
+    expect(await uma.verifyUmaLnurlpResponseSignature(response, await publishedKeys(), validator)).toBe(true);
+    expect(response.compliance!.receiverIdentifier).toBe(address);
+    expect(response.compliance!.isSubjectToTravelRule).toBe(true);
+    expect(response.callback).toBe(`https://${domain}/uma/payreq/%24${user}`);
+    expect(response.payerData).toMatchObject({
+      identifier: { mandatory: true },
+      compliance: { mandatory: true },
+      name: { mandatory: true },
+      nationality: { mandatory: true },
+    });
+    const codes = response.currencies!.map((c) => c.code).sort();
+    expect(codes).toEqual(['EUR', 'USD']);
+    // 1 BTC = 100000 USD in the sandbox: a cent is 10000 millisatoshis.
+    expect(response.currencies!.find((c) => c.code === 'USD')!.multiplier).toBe(10_000);
+  });
+
+  it('refuses a replayed request (the nonce was seen), and remembers it in the database', async () => {
+    const url = pathOf(await signedRequest());
+    expect((await get(url)).statusCode).toBe(200);
+    const again = await get(url);
+    expect(again.statusCode).toBe(400);
+    expect(JSON.parse(again.body)).toMatchObject({ code: 'INVALID_NONCE' });
+    const nonce = new URL(url, 'http://x').searchParams.get('nonce')!;
+    const row = await ctx.container.db
+      .executor()
+      .selectFrom('uma_nonces')
+      .selectAll()
+      .where('domain', '=', 'vasp.test')
+      .where('nonce', '=', nonce)
+      .executeTakeFirst();
+    expect(row).toBeDefined();
+  });
+
+  it('refuses a tampered signature, a signature by another key and a stale timestamp, spending no nonce', async () => {
+    const good = await signedRequest();
+    const tampered = new URL(good);
+    const sig = tampered.searchParams.get('signature')!;
+    tampered.searchParams.set('signature', sig.slice(0, -2) + (sig.endsWith('00') ? '01' : '00'));
+    const res = await get(pathOf(tampered));
+    expect(res.statusCode).toBe(401);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'INVALID_SIGNATURE' });
+    // The genuine request still goes through: the forged one did not use up its nonce.
+    expect((await get(pathOf(good))).statusCode).toBe(200);
+
+    const other = await signedRequest({ key: Buffer.alloc(32, 9) });
+    expect((await get(pathOf(other))).statusCode).toBe(401);
+
+    const stale = await get(pathOf(await signedRequest({ timestamp: new Date(Date.now() - 10 * 60_000) })));
+    expect(stale.statusCode).toBe(400);
+    expect(JSON.parse(stale.body)).toMatchObject({ code: 'INVALID_TIMESTAMP' });
+  });
+
+  it('answers 412 with the supported major versions to an unknown major version, and negotiates 0.3 down', async () => {
+    const res = await get(pathOf(await signedRequest({ version: '2.0' })));
+    expect(res.statusCode).toBe(412);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'UNSUPPORTED_UMA_VERSION', supportedMajorVersions: expect.arrayContaining([0, 1]) });
+    const old = await get(pathOf(await signedRequest({ version: '0.3' })));
+    expect(old.statusCode).toBe(200);
+    expect(JSON.parse(old.body).umaVersion).toBe('0.3');
+  });
+
+  it('answers 404 for an unknown user, and refuses an unsigned (plain LNURL) request', async () => {
+    const unknown = await get(pathOf(await signedRequest({ receiver: `$nobody@${domain}` })));
+    expect(unknown.statusCode).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ code: 'USER_NOT_FOUND' });
+    const plain = await get(`/.well-known/lnurlp/$${user}`);
+    expect(plain.statusCode).toBe(400);
+    expect(JSON.parse(plain.body)).toMatchObject({ code: 'MISSING_REQUIRED_UMA_PARAMETERS' });
+  });
+
+  it("refuses a sender whose published key is not the signer's, or whose keys cannot be read", async () => {
+    const signedBy = async (vaspDomain: string, key: Buffer) => {
+      const request: uma.LnurlpRequest = {
+        receiverAddress: address,
+        nonce: uma.generateNonce(),
+        timestamp: new Date(),
+        vaspDomain,
+        umaVersion: '1.0',
+        isSubjectToTravelRule: true,
+        signature: '',
+      };
+      request.signature = await uma.signPayload(uma.getSignableLnurlpRequestPayload(request), key);
+      return get(pathOf(uma.encodeToUrl(request)));
+    };
+    const swapped = await signedBy('impostor.test', impostor.keys.signingPrivateKey);
+    expect(swapped.statusCode).toBe(401);
+    expect(JSON.parse(swapped.body)).toMatchObject({ code: 'INVALID_SIGNATURE' });
+    // An unmapped domain of the test has no address: its keys cannot be fetched, nothing is answered.
+    const unreachable = await signedBy('unreachable.invalid', vasp.keys.signingPrivateKey);
+    expect(unreachable.statusCode).toBe(424);
+    expect(JSON.parse(unreachable.body)).toMatchObject({ code: 'COUNTERPARTY_PUBKEY_FETCH_ERROR' });
+  });
+});
+
+describe('keys', () => {
+  it('rotate: a new generation is published; the previous encryption key still decrypts for a while', async () => {
+    const before = await publishedKeys();
+    const scope = { platformId: ctx.platform.platformId, environment: 'SANDBOX' as const };
+    await ctx.container.umaWire.keys.rotate(scope, domain);
+    // Another node's cache would hold the old keys for a moment; this node forgets them at once.
+    const after = await publishedKeys();
+    expect(Buffer.from(after.getSigningPubKey()).equals(Buffer.from(before.getSigningPubKey()))).toBe(false);
+    const decryption = await ctx.container.umaWire.keys.decryptionKeys(scope);
+    expect(decryption).toHaveLength(2);
+    // Requests still verify and are answered with the new signing key.
+    const res = await get(pathOf(await signedRequest()));
+    const response = uma.LnurlpResponse.fromJson(res.body);
+    expect(await uma.verifyUmaLnurlpResponseSignature(response, after, new uma.InMemoryNonceValidator(0))).toBe(true);
+  });
+});
