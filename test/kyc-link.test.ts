@@ -73,7 +73,7 @@ describe('KYC link (sandbox)', () => {
     // Single use: the page says so, and a second decision changes nothing.
     expect((await page(res.body.kycUrl)).body).toContain('This link has been used');
     const again = await decide(res.body.kycUrl, { token: tokenOf(res.body.kycUrl), decision: 'APPROVED' });
-    expect(again.body).toContain('KYC decision: REJECTED');
+    expect(again.body).toContain('This link has been used');
     expect((await call(ctx, 'GET', `/customers/${customer.id}`)).body.kycStatus).toBe('REJECTED');
 
     const second = await link(customer.platformCustomerId);
@@ -137,6 +137,27 @@ describe('KYC link (sandbox)', () => {
     expect((await page(res.body.kycUrl)).statusCode).toBe(410);
     expect((await decide(res.body.kycUrl, { token: tokenOf(res.body.kycUrl), decision: 'REJECTED' })).statusCode).toBe(410);
     expect((await call(ctx, 'GET', `/customers/${customer.id}`, { auth: p.auth })).body.kycStatus).toBe('APPROVED');
+  });
+
+  it('a used link shows only that it was used, and after its expiry nothing at all', async () => {
+    const p = await ctx.newPlatform('Used link');
+    const customer = await createCustomer(ctx, { fullName: 'Grace Hopper' }, p.auth);
+    const res = await link(customer.platformCustomerId, {}, p.auth);
+    const done = await decide(res.body.kycUrl, { token: tokenOf(res.body.kycUrl), decision: 'REJECTED' });
+    expect(done.statusCode).toBe(200);
+    // The customer's name changes later: a used link is no window on the customer.
+    await call(ctx, 'PATCH', `/customers/${customer.id}`, { auth: p.auth, body: { customerType: 'INDIVIDUAL', fullName: 'Grace B. Hopper' } });
+    for (const used of [await page(res.body.kycUrl), await decide(res.body.kycUrl, { token: tokenOf(res.body.kycUrl), decision: 'APPROVED' })]) {
+      expect(used.body).toContain('This link has been used');
+      for (const fact of ['Grace', customer.platformCustomerId, 'REJECTED', 'kycStatus', '<form']) expect(used.body).not.toContain(fact);
+    }
+    expect((await call(ctx, 'GET', `/customers/${customer.id}`, { auth: p.auth })).body.kycStatus).toBe('REJECTED');
+    await call(ctx, 'POST', '/sandbox/clock/advance', { auth: p.auth, body: { seconds: 24 * 3600 + 1 } });
+    const gone = await page(res.body.kycUrl);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.body).not.toContain('used');
+    for (const fact of ['Grace', customer.platformCustomerId, 'REJECTED']) expect(gone.body).not.toContain(fact);
+    expect((await decide(res.body.kycUrl, { token: tokenOf(res.body.kycUrl), decision: 'APPROVED' })).statusCode).toBe(410);
   });
 
   it('unhappy paths of the API: unknown, deleted or other platform customers, bad input, permissions, PRODUCTION', async () => {

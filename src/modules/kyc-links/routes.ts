@@ -15,13 +15,13 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function customerFacts(customer: NonNullable<Extract<LinkState, { customer: unknown }>['customer']>): string {
+function customerFacts(customer: Extract<LinkState, { state: 'OPEN' }>['customer']): string {
   const name = customer.fullName ?? customer.businessInfo?.legalName ?? '—';
   return `<dl><dt>Customer</dt><dd>${escapeHtml(name)}</dd><dt>Type</dt><dd>${escapeHtml(customer.customerType)}</dd><dt>Your id</dt><dd>${escapeHtml(customer.platformCustomerId)}</dd><dt>kycStatus</dt><dd>${escapeHtml(customer.kycStatus)}</dd></dl>`;
 }
 
-function continueLink(state: LinkState): string {
-  const uri = state.state === 'UNKNOWN' ? null : state.link.redirect_uri;
+function continueLink(state: Extract<LinkState, { link: unknown }>): string {
+  const uri = state.link.redirect_uri;
   return uri ? `<p><a href="${escapeHtml(uri)}" rel="noreferrer">Continue</a></p>` : '';
 }
 
@@ -30,16 +30,19 @@ function render(reply: FastifyReply, token: string, state: LinkState, problem?: 
   if (state.state === 'UNKNOWN') return sendPage(reply, 404, htmlPage('KYC link not found', '<h1>KYC link not found</h1><p>This link is not valid.</p>'));
   if (state.state === 'EXPIRED')
     return sendPage(reply, 410, htmlPage('KYC link expired', '<h1>This KYC link has expired</h1><p>Ask the platform for a new link.</p>'));
-  const customer = state.customer;
   if (state.state === 'USED')
+    return sendPage(reply, 200, htmlPage('KYC link used', '<h1>This link has been used</h1><p class="note">It cannot decide again.</p>'));
+  // The answer to the decision just sent: that decision, nothing of the customer.
+  if (state.state === 'DECIDED')
     return sendPage(
       reply,
-      problem ? 409 : 200,
+      200,
       htmlPage(
         'KYC decision recorded',
-        `<h1>KYC decision: ${escapeHtml(state.link.decision ?? '')}</h1>${customer ? customerFacts(customer) : ''}<p class="note">This link has been used; it cannot decide again.</p>${continueLink(state)}`,
+        `<h1>KYC decision: ${escapeHtml(state.link.decision ?? '')}</h1><p class="note">This link has been used; it cannot decide again.</p>${continueLink(state)}`,
       ),
     );
+  const customer = state.customer;
   return sendPage(
     reply,
     problem ? 400 : 200,
@@ -47,7 +50,7 @@ function render(reply: FastifyReply, token: string, state: LinkState, problem?: 
       'Sandbox KYC review',
       `<h1>Sandbox KYC review</h1>
 <p class="note">A test page of the sandbox: no documents are checked. Your decision sets the customer's kycStatus.</p>
-${customer ? customerFacts(customer) : ''}
+${customerFacts(customer)}
 ${problem ? `<p><strong>${escapeHtml(problem)}</strong></p>` : ''}
 <form method="post">
 <input type="hidden" name="token" value="${escapeHtml(token)}">

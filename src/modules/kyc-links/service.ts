@@ -34,9 +34,17 @@ export interface KycLinkDeps {
   pageBase: string;
 }
 
-/** What the page may show: the link's state and the customer it decides on. */
+/**
+ * What the page may show. Only an open link shows the customer it decides on; the answer to the
+ * decision repeats the decision just sent; a used link says only that, and an expired one
+ * (used or not) nothing: the token must not stay a window on the customer once its job is done.
+ */
 export type LinkState =
-  { state: 'UNKNOWN' } | { state: 'USED' | 'EXPIRED' | 'OPEN'; link: KycLinksTable; customer: Awaited<ReturnType<CustomerService['get']>> | undefined };
+  | { state: 'UNKNOWN' }
+  | { state: 'EXPIRED' }
+  | { state: 'USED' }
+  | { state: 'DECIDED'; link: KycLinksTable }
+  | { state: 'OPEN'; link: KycLinksTable; customer: Awaited<ReturnType<CustomerService['get']>> };
 
 export function createKycLinkService(deps: KycLinkDeps) {
   const { db, clock } = deps;
@@ -89,11 +97,11 @@ export function createKycLinkService(deps: KycLinkDeps) {
       const link = await findLink(token);
       if (!link) return { state: 'UNKNOWN' };
       const scope = scopeOf(link);
-      return deps.within(scope, async () => {
+      return deps.within(scope, async (): Promise<LinkState> => {
+        if (link.expires_at <= clock.now().toISOString()) return { state: 'EXPIRED' };
+        if (link.used_at) return { state: 'USED' };
         const customer = await deps.customers.get(scope, link.customer_id).catch(() => undefined);
-        if (link.used_at) return { state: 'USED', link, customer };
-        if (link.expires_at <= clock.now().toISOString() || !customer) return { state: 'EXPIRED', link, customer };
-        return { state: 'OPEN', link, customer };
+        return customer ? { state: 'OPEN', link, customer } : { state: 'EXPIRED' };
       });
     },
 
@@ -107,11 +115,11 @@ export function createKycLinkService(deps: KycLinkDeps) {
       if (!link) return { state: 'UNKNOWN' };
       const scope = scopeOf(link);
       return deps.within(scope, () =>
-        db.tx(async () => {
+        db.tx(async (): Promise<LinkState> => {
           const locked = (await db.lockRow<KycLinksTable>('kyc_links', { token_hash: link.token_hash }))!;
           const now = clock.now().toISOString();
-          if (locked.used_at) return { state: 'USED', link: locked, customer: await deps.customers.get(scope, locked.customer_id).catch(() => undefined) };
-          if (locked.expires_at <= now) return { state: 'EXPIRED', link: locked, customer: undefined };
+          if (locked.expires_at <= now) return { state: 'EXPIRED' };
+          if (locked.used_at) return { state: 'USED' };
           const current = await deps.customers.get(scope, locked.customer_id);
           const used = await db
             .executor()
@@ -120,9 +128,9 @@ export function createKycLinkService(deps: KycLinkDeps) {
             .where('token_hash', '=', locked.token_hash)
             .where('used_at', 'is', null)
             .executeTakeFirst();
-          if (Number(used.numUpdatedRows) !== 1) return { state: 'USED', link: locked, customer: current };
-          const customer = await deps.customers.update(scope, locked.customer_id, { customerType: current.customerType, kycStatus: decision });
-          return { state: 'USED', link: { ...locked, used_at: now, decision }, customer };
+          if (Number(used.numUpdatedRows) !== 1) return { state: 'USED' };
+          await deps.customers.update(scope, locked.customer_id, { customerType: current.customerType, kycStatus: decision });
+          return { state: 'DECIDED', link: { ...locked, used_at: now, decision } };
         }),
       );
     },
