@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSftp, partName, SftpError, sshFingerprint, type Sftp, type SftpConnection, type SftpErrorCode } from './sftp.js';
 import { ensureSshd, startSftpServer, type SftpServer } from './sshd.js';
 
-const TIMEOUT_MS = 2_000;
+// Generous for a loaded CI machine: the tests of waits that are cut short set their own.
+const TIMEOUT_MS = 10_000;
 const key = ssh2.utils.generateKeyPairSync('ed25519');
 let server: SftpServer;
 let dir: string;
