@@ -5,7 +5,10 @@
  *
  *   rateDetails   serviceApiMultiplier … → gridApiMultiplier, gridApiFixedFee, gridApiVariableFeeRate, gridApiVariableFeeAmount
  *   accountType   US_ACCOUNT → USD_ACCOUNT, IBAN → EUR_ACCOUNT, CLABE → MXN_ACCOUNT, PIX → BRL_ACCOUNT,
- *                 LAYER2_WALLET on LAYER2_* → SPARK_WALLET, EVM_WALLET on BASE_* → BASE_WALLET
+ *                 UPI → INR_ACCOUNT, LAYER2_WALLET on LAYER2_* → SPARK_WALLET, EVM_WALLET on BASE_* → BASE_WALLET
+ *   accountInfo   countries and paymentRails filled in where the account left them out (of external
+ *                 accounts and of payment instructions); XOF's region; a BUSINESS beneficiary's
+ *                 fullName → legalName
  *   lookups       id → lookupId, minAmount/maxAmount → min/max, requiredPayerDataFields as {name, mandatory}
  *   lists         nextCursor on every page: "" on the last
  *
@@ -15,6 +18,7 @@
  */
 import type { PlatformConfigsTable } from '../../db/schema.js';
 import { MAX_AMOUNT } from '../../fx/pricing.js';
+import { ACCOUNT_TYPES } from '../external-accounts/account-types.js';
 
 export const COMPATIBILITY_PROFILES = ['CORRIDOR', 'GRID'] as const;
 export type CompatibilityProfile = (typeof COMPATIBILITY_PROFILES)[number];
@@ -31,8 +35,11 @@ const RATE_DETAIL_NAMES: Readonly<Record<string, string>> = {
   serviceApiVariableFeeAmount: 'gridApiVariableFeeAmount',
 };
 
+/** A Spark address (spark1…, sparkt1…, sparkrt1…): a LAYER2_WALLET may also hold a Lightning address or invoice on a layer-2 network. */
+const SPARK_ADDRESS = /^spark(t|rt)?1/i;
+
 /** The SDK's union member for a canonical account type; the type itself where the vendor has no other name. */
-export function gridAccountType(type: string, network?: string): string {
+export function gridAccountType(type: string, network?: string, address?: string): string {
   switch (type) {
     case 'US_ACCOUNT':
       return 'USD_ACCOUNT';
@@ -43,9 +50,11 @@ export function gridAccountType(type: string, network?: string): string {
       return 'MXN_ACCOUNT';
     case 'PIX':
       return 'BRL_ACCOUNT';
+    case 'UPI':
+      return 'INR_ACCOUNT';
     // A Lightning address or invoice in a LAYER2_WALLET is not a Spark wallet: it keeps its name.
     case 'LAYER2_WALLET':
-      return network?.startsWith('LAYER2_') ? 'SPARK_WALLET' : type;
+      return network?.startsWith('LAYER2_') && (address === undefined || SPARK_ADDRESS.test(address)) ? 'SPARK_WALLET' : type;
     case 'EVM_WALLET':
       return network?.startsWith('BASE_') ? 'BASE_WALLET' : type;
     default:
@@ -88,6 +97,63 @@ function gridLookup(lookup: JsonObject): JsonObject {
   return out;
 }
 
+/**
+ * The vendor's name of the rail a payout to an account of this (canonical) type travels on when
+ * the account names none: transactions/rules.ts DEFAULT_RAIL, in the vendor's list (Canada's EFT
+ * is its BANK_TRANSFER). Wallets have no rails member.
+ */
+const VENDOR_RAIL: Readonly<Record<string, string>> = {
+  US_ACCOUNT: 'ACH',
+  CLABE: 'SPEI',
+  PIX: 'PIX',
+  IBAN: 'SEPA',
+  GBP_ACCOUNT: 'FASTER_PAYMENTS',
+  PHP_ACCOUNT: 'BANK_TRANSFER',
+  UPI: 'UPI',
+  NGN_ACCOUNT: 'BANK_TRANSFER',
+  ZAR_ACCOUNT: 'BANK_TRANSFER',
+  CAD_ACCOUNT: 'BANK_TRANSFER',
+};
+
+/** The country of a West African CFA franc mobile-money number, by its calling code. */
+const XOF_COUNTRY_BY_PREFIX: Readonly<Record<string, string>> = { '+221': 'SN', '+225': 'CI', '+229': 'BJ' };
+
+/** The country an account serves, when the account itself says it: its type's only country, an IBAN's country, an XOF number's. */
+function countryOf(type: string, info: JsonObject): string | undefined {
+  const only = ACCOUNT_TYPES[type]?.countries;
+  if (type === 'IBAN' && typeof info.iban === 'string') return info.iban.slice(0, 2).toUpperCase();
+  if (type === 'XOF_ACCOUNT' && typeof info.phoneNumber === 'string') return XOF_COUNTRY_BY_PREFIX[info.phoneNumber.slice(0, 4)];
+  return only?.length === 1 ? only[0] : undefined;
+}
+
+/**
+ * An account info (an external account's accountInfo, a payment instruction's accountOrWalletInfo)
+ * with the members the SDK's types require of its accountType: `countries` and `paymentRails`, as
+ * the account serves and is paid (only filled in where the account left them out, so what a
+ * platform gave is answered as given); XOF's `region`; and a business beneficiary named by
+ * `legalName`, the SDK's BusinessBeneficiary having no fullName. Every one of these is also read
+ * on requests, so an answer can be sent back as it is.
+ */
+function gridAccountInfo(type: string, info: JsonObject): JsonObject {
+  const spec = ACCOUNT_TYPES[type];
+  if (!spec || spec.networks) return info;
+  const out: JsonObject = { ...info };
+  const country = countryOf(type, info);
+  if (out.countries === undefined && country) out.countries = [country];
+  if (out.paymentRails === undefined) out.paymentRails = [VENDOR_RAIL[type] ?? 'MOBILE_MONEY'];
+  if (type === 'XOF_ACCOUNT' && out.region === undefined && country) out.region = country;
+  const b = out.beneficiary;
+  if (isObject(b) && b.beneficiaryType === 'BUSINESS' && typeof b.fullName === 'string' && b.legalName === undefined) {
+    const { fullName, ...rest } = b;
+    out.beneficiary = {
+      beneficiaryType: 'BUSINESS',
+      legalName: fullName,
+      ...Object.fromEntries(Object.entries(rest).filter(([k]) => k !== 'beneficiaryType')),
+    };
+  }
+  return out;
+}
+
 function walk(value: Json, network?: string): Json {
   if (Array.isArray(value)) return value.map((v) => walk(v, network));
   if (!isObject(value)) return value;
@@ -96,10 +162,10 @@ function walk(value: Json, network?: string): Json {
   const here = typeof value.cryptoNetwork === 'string' ? value.cryptoNetwork : network;
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === 'accountType' && typeof v === 'string') out[key] = gridAccountType(v, here);
+    if (key === 'accountType' && typeof v === 'string') out[key] = gridAccountType(v, here, typeof value.address === 'string' ? value.address : undefined);
     else out[RATE_DETAIL_NAMES[key] ?? key] = walk(v, here);
   }
-  return out;
+  return typeof value.accountType === 'string' ? gridAccountInfo(value.accountType, out) : out;
 }
 
 /**

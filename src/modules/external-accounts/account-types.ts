@@ -28,7 +28,7 @@ export const BeneficiaryInput = Type.Object(
 
 /**
  * Another spelling of an account type: the spec's own (USD_ACCOUNT, IBAN_ACCOUNT) or the vendor
- * SDK's and CLI's (EUR_ACCOUNT, MXN_ACCOUNT, BRL_ACCOUNT, SPARK_WALLET, BASE_WALLET). An alias
+ * SDK's and CLI's (EUR_ACCOUNT, MXN_ACCOUNT, BRL_ACCOUNT, INR_ACCOUNT, SPARK_WALLET, BASE_WALLET). An alias
  * takes the fields and checks of its canonical type; responses always name the canonical type.
  */
 export interface AccountTypeAlias {
@@ -49,6 +49,7 @@ export const ACCOUNT_TYPE_ALIASES: Record<string, AccountTypeAlias> = {
   EUR_ACCOUNT: { canonical: 'IBAN', fieldNames: { swiftCode: 'swiftBic' } },
   MXN_ACCOUNT: { canonical: 'CLABE' },
   BRL_ACCOUNT: { canonical: 'PIX' },
+  INR_ACCOUNT: { canonical: 'UPI' },
   SPARK_WALLET: { canonical: 'LAYER2_WALLET', networks: ['LAYER2_MAINNET', 'LAYER2_TESTNET'], addressForm: 'SPARK' },
   BASE_WALLET: { canonical: 'EVM_WALLET', networks: ['BASE_MAINNET', 'BASE_TESTNET'] },
 };
@@ -88,6 +89,7 @@ const mobile = (currency: string, prefix: string, countries: string[]): AccountT
   fields: {
     phoneNumber: Text(20, { description: `${prefix} and the subscriber number` }),
     provider: Text(20, { description: 'Mobile-money operator code (GET /discoveries?currency=…)' }),
+    paymentRails: rails(['MOBILE_MONEY']),
   },
 });
 
@@ -168,14 +170,20 @@ export const ACCOUNT_TYPES: Record<string, AccountTypeSpec> = {
       paymentRails: rails(['FASTER_PAYMENTS']),
     },
   },
-  UPI: { currencies: ['INR'], countries: ['IN'], primaryField: 'vpa', beneficiary: 'required', fields: { vpa: Text(256, { description: 'name@handle' }) } },
+  UPI: {
+    currencies: ['INR'],
+    countries: ['IN'],
+    primaryField: 'vpa',
+    beneficiary: 'required',
+    fields: { vpa: Text(256, { description: 'name@handle' }), paymentRails: rails(['UPI']) },
+  },
   NGN_ACCOUNT: {
     currencies: ['NGN'],
     countries: ['NG'],
     primaryField: 'accountNumber',
     beneficiary: 'required',
     bankNameCountry: 'NG',
-    fields: { accountNumber: digits('10 digits (NUBAN)'), bankName: bankName(true) },
+    fields: { accountNumber: digits('10 digits (NUBAN)'), bankName: bankName(true), paymentRails: rails(['BANK_TRANSFER']) },
   },
   ZAR_ACCOUNT: {
     currencies: ['ZAR'],
@@ -183,7 +191,7 @@ export const ACCOUNT_TYPES: Record<string, AccountTypeSpec> = {
     primaryField: 'accountNumber',
     beneficiary: 'required',
     bankNameCountry: 'ZA',
-    fields: { accountNumber: digits('9 to 13 digits'), bankName: bankName(true) },
+    fields: { accountNumber: digits('9 to 13 digits'), bankName: bankName(true), paymentRails: rails(['BANK_TRANSFER']) },
   },
   KES_ACCOUNT: mobile('KES', '+254', ['KE']),
   TZS_ACCOUNT: mobile('TZS', '+255', ['TZ']),
@@ -202,6 +210,8 @@ export const ACCOUNT_TYPES: Record<string, AccountTypeSpec> = {
       branchCode: digits('transit number, 5 digits'),
       accountNumber: digits('7 to 12 digits'),
       bankName: bankName(false),
+      // The vendor's name for the EFT payout (its CAD type requires the member).
+      paymentRails: rails(['BANK_TRANSFER']),
     },
   },
   // A Bitcoin wallet reached over Lightning or a layer 2.
