@@ -92,6 +92,34 @@ describe('the audit log of dashboard writes', async () => {
     expect(entries).toHaveLength(6);
   });
 
+  it('keeps real time whatever the sandbox clock says: advanced 30 days or frozen, an entry is stamped now', async () => {
+    const clocked = await ctx.newPlatform('Clocked platform');
+    await dashboard.createUser({ platformId: clocked.platformId, email: 'clocked-admin@example.com', role: 'ADMIN', password: PASSWORD });
+    const admin = await signIn(ctx, 'clocked-admin@example.com');
+    const startedMs = Date.now();
+    expect((await send(ctx, admin, 'POST', `${API_PREFIX}/sandbox/clock/advance`, { body: { seconds: 30 * 24 * 3600 } })).status).toBe(200);
+    const made = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, {
+      body: { platformCustomerId: 'clocked-1', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    });
+    expect(made.status).toBe(201);
+    // The customer lives on the sandbox clock; the audit log does not.
+    expect(Date.parse(made.body.createdAt) - startedMs).toBeGreaterThan(29 * 24 * 3600_000);
+    expect((await send(ctx, admin, 'POST', `${API_PREFIX}/sandbox/clock`, { body: { frozen: true } })).status).toBe(200);
+    expect(
+      (await send(ctx, admin, 'PATCH', `${API_PREFIX}/customers/${made.body.id}`, { body: { customerType: 'INDIVIDUAL', fullName: 'Ada King' } })).status,
+    ).toBe(200);
+    await send(ctx, admin, 'POST', `${API_PREFIX}/sandbox/clock`, { body: { frozen: false } });
+    const entries = (await send(ctx, admin, 'GET', '/dashboard/api/audit')).body.data;
+    expect(entries.length).toBeGreaterThanOrEqual(5);
+    for (const e of entries) {
+      expect(Date.parse(e.createdAt), `${e.action} at ${e.createdAt}`).toBeGreaterThanOrEqual(startedMs - 1000);
+      expect(Date.parse(e.createdAt), `${e.action} at ${e.createdAt}`).toBeLessThanOrEqual(Date.now());
+    }
+    // Newest first by id, and by time too.
+    const times = entries.map((e: any) => e.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
   it('records failed sign-ins under the email that was tried', async () => {
     const res = await ctx.app.inject({
       method: 'POST',

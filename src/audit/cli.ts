@@ -62,7 +62,7 @@ export function createCliAudit() {
           : null;
       try {
         await withContainer((c) =>
-          createAuditLog({ db: c.db, clock: c.clock }).record({
+          createAuditLog({ db: c.db, clock: c.sandbox.clocks.realClock }).record({
             actorType: 'OPERATOR',
             actor: `${user}@${host}`,
             action,
@@ -99,7 +99,7 @@ export function registerAuditCommands(program: Command) {
     .option('--json', 'print one JSON object per line')
     .action(async (opts: { platform?: string; actor?: string; action?: string; since?: string; until?: string; limit: number; json?: boolean }) => {
       await withContainer(async (c) => {
-        const entries = await createAuditLog({ db: c.db, clock: c.clock }).list({
+        const entries = await createAuditLog({ db: c.db, clock: c.sandbox.clocks.realClock }).list({
           platformId: opts.platform,
           actor: opts.actor,
           action: opts.action,

@@ -52,7 +52,8 @@ declare module 'fastify' {
  * address, and how it ended. Also serves the log to the platform's ADMIN users.
  */
 export function registerAudit(app: App, container: Container) {
-  const audit = createAuditLog({ db: container.db, clock: container.clock });
+  // Real time: a dashboard write of a sandbox runs on its platform's clock, which a DEVELOPER can move or freeze.
+  const audit = createAuditLog({ db: container.db, clock: container.sandbox.clocks.realClock });
 
   async function emailOf(userId: string): Promise<string> {
     const row = await container.db.executor().selectFrom('dashboard_users').select('email').where('id', '=', userId).executeTakeFirst();

@@ -69,7 +69,10 @@ function view(row: AuditLogTable): AuditRecord {
   };
 }
 
-/** The audit log: rows are only ever added (and listed), never changed. */
+/**
+ * The audit log: rows are only ever added (and listed), never changed. `clock` is real time,
+ * never a platform's sandbox clock: an entry's time is a fact about the operator's world.
+ */
 export function createAuditLog(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
   return {

@@ -83,8 +83,11 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
     if (hit) return hit;
     const nowMs = Date.now();
     const state = await read(db.executor(), platformId);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(platformId, { state, untilMs: nowMs + deps.cacheMs });
+    // Inside a transaction the read may see a clock change that still rolls back: kept once committed.
+    db.afterCommit(() => {
+      if (cache.size > 10_000) cache.clear();
+      cache.set(platformId, { state, untilMs: nowMs + deps.cacheMs });
+    });
     return state;
   }
 
@@ -99,6 +102,8 @@ export function createSandboxClocks(deps: { db: Database; base: Clock; cacheMs: 
 
   return {
     clock,
+    /** Real time, whatever context the caller runs in: for what must never follow a sandbox clock (the audit log). */
+    realClock: base,
     read,
     hold,
     /** Forgets the cached clock of a platform (after this node changed it). */
