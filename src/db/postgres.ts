@@ -188,6 +188,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     const done: Attempt[] = [];
     const answered = new Set<Member>();
     const deferred: Member[] = [];
+    const refused: Array<{ member: Member; error: unknown }> = [];
     let client: pg.PoolClient | undefined;
     let leading: LeadingClient | undefined;
     let broken: Error | undefined;
@@ -265,10 +266,11 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         kept = attempt.savepoint;
         shortLockWait = attempt.mayDefer;
         if (attempt.mayDefer && (error as { code?: string }).code === LOCK_NOT_AVAILABLE) deferred.push(attempt.member);
-        else {
-          answered.add(attempt.member);
-          attempt.member.reject(error);
-        }
+        // Answered once the batch commits: its refusal (INSUFFICIENT_FUNDS, a unique key taken) may
+        // rest on an earlier member's work, and an answer recorded for an Idempotency-Key must not
+        // outlive a batch that rolled back. Should the batch fail, it gets the batch's error (and
+        // runs again with the others when nothing committed).
+        else refused.push({ member: attempt.member, error });
         // The members after it ran on top of its work: they run again.
         queue = [...run.slice(failed.at + 1).map((a) => a.member), ...queue];
       }
@@ -282,6 +284,10 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
         answered.add(member);
         runCommitted(ctx);
         member.resolve((outcome as { value: unknown }).value);
+      }
+      for (const { member, error } of refused) {
+        answered.add(member);
+        member.reject(error);
       }
       // First in line for the next batch, where the first of them may wait for the lock.
       for (const member of deferred) answered.add(member);

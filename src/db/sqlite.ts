@@ -245,8 +245,11 @@ export function openSqlite(opts: DatabaseOptions): Database {
         return { ok: false as const, error, mine };
       }
     });
-    if (!outcome.ok) throw outcome.error;
+    // A failure is answered once its group is committed too: a refusal may rest on an earlier
+    // member's work, and must not be recorded (Idempotency-Key) if that work is lost; should the
+    // group fail, the group's error is the answer.
     await outcome.mine.committed;
+    if (!outcome.ok) throw outcome.error;
     runCommitted(outcome.ctx);
     return outcome.value;
   }

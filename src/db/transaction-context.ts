@@ -62,8 +62,19 @@ export function rowLocker(rowLocks: boolean) {
   };
 }
 
+/**
+ * Runs a committed transaction's afterCommit callbacks. One that throws is a bug of its own: it is
+ * reported, and the others still run, so the transaction (and the rest of its batch) is answered
+ * as what it is, committed.
+ */
 export function runCommitted(ctx: TxContext) {
-  for (const fn of ctx.committed) fn();
+  for (const fn of ctx.committed) {
+    try {
+      fn();
+    } catch (error) {
+      process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'AfterCommitError');
+    }
+  }
 }
 
 /** Kysely's log hook, used only to count: one call per statement it sends. */

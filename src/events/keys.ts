@@ -89,8 +89,12 @@ export function createWebhookKeys(deps: { db: Database; clock: Clock; secrets: S
       publicKeyPem: row.public_key_pem,
       signer: kind.signer(secrets.openText(row.private_key_pem, kind.context(scope.platformId, scope.environment))),
     };
-    if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-    cache.set(id, key);
+    // Remembered once the row is committed: a pair made in a transaction that rolls back was
+    // never stored, and signing with it would sign with a key no one can fetch.
+    db.afterCommit(() => {
+      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(id, key);
+    });
     return key;
   }
 

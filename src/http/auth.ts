@@ -69,10 +69,12 @@ export function createAuthenticator(opts: { db: Database; ttlMs: number; now?: (
         clientId: row.client_id,
         permissions: row.permissions.split(',') as Permission[],
       };
-      if (opts.ttlMs > 0) {
-        if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-        cache.set(creds.clientId, { secretHash: stored, context, expiresAt: now() + opts.ttlMs });
-      }
+      // Remembered from committed rows only (a read inside a transaction waits for its commit).
+      if (opts.ttlMs > 0)
+        opts.db.afterCommit(() => {
+          if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+          cache.set(creds.clientId, { secretHash: stored, context, expiresAt: now() + opts.ttlMs });
+        });
       return context;
     },
 

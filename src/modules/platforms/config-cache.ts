@@ -30,7 +30,8 @@ export async function heldConfig(db: Pick<Database, 'lockRow'>, scope: Scope): P
  * A platform's configuration as payments read it (currency limits, whether a webhook endpoint is
  * set): reused for ttlMs instead of read several times per payment. PATCH /config forgets it on
  * its own node once committed; other nodes see the change within ttlMs (docs/decisions.md).
- * A read that began before a forget() is not kept, so a stale row never outlives the forget.
+ * A read that began before a forget() is not kept, so a stale row never outlives the forget; a read
+ * inside a transaction is kept only once that transaction committed.
  */
 export function createConfigCache(deps: { db: Database; ttlMs: number; now?: () => number }) {
   const { db, ttlMs } = deps;
@@ -55,11 +56,15 @@ export function createConfigCache(deps: { db: Database; ttlMs: number; now?: () 
       if (hit) return hit;
       const generation = generations.get(key) ?? 0;
       const row = await readConfig(db, scope);
-      // Only PATCH /config writes the row, and it does not read through here.
-      if (ttlMs > 0 && (generations.get(key) ?? 0) === generation) {
-        if (entries.size >= 10_000) entries.delete(entries.keys().next().value as string);
-        entries.set(key, { row, until: now() + ttlMs });
-      }
+      // Kept only once the transaction it was read in committed (at once outside one): inside a
+      // batch the read sees the earlier members' writes, a PATCH /config among them, which may
+      // still roll back. A forget() meanwhile (PATCH /config committing first) means it is stale.
+      if (ttlMs > 0)
+        db.afterCommit(() => {
+          if ((generations.get(key) ?? 0) !== generation) return;
+          if (entries.size >= 10_000) entries.delete(entries.keys().next().value as string);
+          entries.set(key, { row, until: now() + ttlMs });
+        });
       return row;
     },
 
