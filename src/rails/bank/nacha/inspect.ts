@@ -167,6 +167,13 @@ export function inspectNachaFile(text: string): Inspection {
       r.report('addenda', `entry ${e.traceNumber} has addenda record indicator 1 but no addenda record follows`, e.line);
     if (o.batch.header.standardEntryClassCode === 'COR' && !e.change)
       r.report('addenda', `entry ${e.traceNumber} of a COR batch has no notification of change addenda (98)`, e.line);
+    // Outside a COR batch, codes 21/26/31/36 are returns, which always carry their addenda 99;
+    // an addenda 99 on a forward entry would make a payout look returned.
+    const returnCode = RETURN_OR_NOC_CODES.has(e.transactionCode);
+    if (o.batch.header.standardEntryClassCode !== 'COR' && returnCode && !e.return)
+      r.report('addenda', `entry ${e.traceNumber} has return transaction code ${e.transactionCode} but no return addenda (99)`, e.line);
+    if (e.return && !returnCode)
+      r.report('addenda', `entry ${e.traceNumber} carries a return addenda (99) but transaction code ${e.transactionCode} is not a return's`, e.line);
     o.lastEntry = undefined;
   };
 

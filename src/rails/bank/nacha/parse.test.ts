@@ -175,6 +175,14 @@ describe('parseNachaFile: returns and notifications of change', () => {
     expect(changes[4]).toMatchObject({ changeCode: 'C09', correctedData: 'NEWID12345', corrected: undefined });
   });
 
+  it('refuses a return entry without its addenda 99 and an addenda 99 on a forward entry', () => {
+    // The first return without its addenda record, indicator and counts adjusted.
+    const lines = patch(patch(fixture('return.ach'), 3, 79, '0'), 5, 5, '000001').split('\n');
+    lines.splice(3, 1);
+    expectRefused(lines.join('\n'), 3, 'addenda', /return transaction code 21 but no return addenda/);
+    expectRefused(patch(patch(fixture('return.ach'), 3, 2, '22'), 5, 2, '220'), 3, 'addenda', /code 22 is not a return's/);
+  });
+
   it('refuses a notification of change outside a COR batch and a COR entry without one', () => {
     expectRefused(patch(fixture('noc.ach'), 2, 51, 'PPD'), 4, 'addenda', /COR batch/);
     let text = fixture('noc.ach');
