@@ -51,7 +51,11 @@ export interface SftpServer {
   port: number;
   /** As `ssh-keygen -lf` prints it: what a client pins. */
   hostKeySha256: string;
-  /** The folder SFTP users see as "/": the caller makes inbound/, outbound/ or whatever it needs in it. */
+  /**
+   * The folder SFTP users see as "/": the caller makes inbound/, outbound/ or whatever it needs in
+   * it. It is <dir>/root, or /run/corridor-sftp/<id>/root when dir is in a folder others may write
+   * (see the top of this file): to discard a server for good, remove path.dirname(root) and dir.
+   */
   root: string;
   /** The listening sshd; each connection is served by a process of its own (see signal). */
   pid: number;
