@@ -138,6 +138,52 @@ describe('UMA invitations', () => {
     expectError(await call(ctx, 'POST', `/invitations/${made.body.code}/cancel`, { auth: p.auth }), 400, 'INVITATION_EXPIRED');
   });
 
+  it("expiry is the inviter's fact: a claimer whose clock is behind or frozen cannot claim an expired invitation", async () => {
+    const p = await ctx.newPlatform('Inviter ahead');
+    const who = await createCustomer(ctx, {}, p.auth);
+    // The inviter's clock runs a day ahead of real time; its invitation lives one hour of that clock.
+    await call(ctx, 'POST', '/sandbox/clock/advance', { auth: p.auth, body: { seconds: 24 * 3600 } });
+    const inviterNow = Date.parse((await call(ctx, 'GET', '/sandbox/clock', { auth: p.auth })).body.now);
+    const made = await call(ctx, 'POST', '/invitations', {
+      auth: p.auth,
+      body: { inviterUma: who.umaAddress, expiresAt: new Date(inviterNow + 3_600_000).toISOString() },
+    });
+    expect(made.status).toBe(201);
+    const code = made.body.code;
+    // A claimer on real time, and one frozen: the invitation is pending for both, and its times are the inviter's.
+    const behind = await ctx.newPlatform('Claimer behind');
+    const frozen = await ctx.newPlatform('Claimer frozen');
+    await call(ctx, 'POST', '/sandbox/clock', { auth: frozen.auth, body: { frozen: true } });
+    for (const reader of [behind, frozen]) expect((await call(ctx, 'GET', `/invitations/${code}`, { auth: reader.auth })).body.status).toBe('PENDING');
+
+    await call(ctx, 'POST', '/sandbox/clock/advance', { auth: p.auth, body: { seconds: 3601 } });
+    for (const reader of [p, behind, frozen]) expect((await call(ctx, 'GET', `/invitations/${code}`, { auth: reader.auth })).body.status).toBe('EXPIRED');
+    expect((await ctx.app.inject({ url: `/2025-10-13/invitations/${code}/page` })).body).toContain('EXPIRED');
+    for (const claimer of [behind, frozen]) {
+      const customer = await createCustomer(ctx, {}, claimer.auth);
+      expectError(
+        await call(ctx, 'POST', `/invitations/${code}/claim`, { auth: claimer.auth, body: { inviteeUma: customer.umaAddress } }),
+        400,
+        'INVITATION_EXPIRED',
+      );
+    }
+    expect((await call(ctx, 'GET', `/invitations/${code}`, { auth: p.auth })).body.claimedAt).toBeUndefined();
+  });
+
+  it("a claim is recorded on the inviter's clock, never before the invitation was created", async () => {
+    const p = await ctx.newPlatform('Inviter far ahead');
+    const who = await createCustomer(ctx, {}, p.auth);
+    await call(ctx, 'POST', '/sandbox/clock/advance', { auth: p.auth, body: { seconds: 10 * 24 * 3600 } });
+    const made = await call(ctx, 'POST', '/invitations', { auth: p.auth, body: { inviterUma: who.umaAddress } });
+    const claimer = await ctx.newPlatform('Claimer on real time');
+    const customer = await createCustomer(ctx, {}, claimer.auth);
+    const claimed = await call(ctx, 'POST', `/invitations/${made.body.code}/claim`, { auth: claimer.auth, body: { inviteeUma: customer.umaAddress } });
+    expect(claimed.status).toBe(200);
+    expect(Date.parse(claimed.body.claimedAt)).toBeGreaterThanOrEqual(Date.parse(made.body.createdAt));
+    const [event] = (await eventsOf(p.platformId, 'INVITATION')).filter((e) => e.invitation.code === made.body.code);
+    expect(event.invitation.claimedAt).toBe(claimed.body.claimedAt);
+  });
+
   it('is idempotent with an Idempotency-Key', async () => {
     const headers = { 'idempotency-key': `inv-${Date.now()}` };
     const a = await call(ctx, 'POST', '/invitations', { headers, body: { inviterUma: inviter.umaAddress } });

@@ -11,6 +11,7 @@ export function invitationRoutes(app: App, container: Container) {
     clock: container.clock,
     events: container.events,
     pageBase: `${container.config.publicUrl}${app.prefix}`,
+    within: container.sandbox.clocks.within,
   });
   const tags = ['Invitations'];
 

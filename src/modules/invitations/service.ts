@@ -28,6 +28,8 @@ export interface InvitationServiceDeps {
   events: Outbox;
   /** Where the invitation's page lives: the public URL and the API prefix. */
   pageBase: string;
+  /** Runs fn on the scope's sandbox clock (a SANDBOX platform's time); directly when absent. */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
 }
 
 /** 16 characters of base64url: 96 random bits, not guessable, short enough to share. */
@@ -37,6 +39,15 @@ function newCode(): string {
 
 export function createInvitationService(deps: InvitationServiceDeps) {
   const { db, clock } = deps;
+  const within = deps.within ?? (<T>(_scope: Scope, fn: () => Promise<T>) => fn());
+
+  const inviterOf = (row: UmaInvitationsTable): Scope => ({ platformId: row.platform_id, environment: row.environment as Scope['environment'] });
+  /**
+   * The inviting platform's time. An invitation is the inviter's object: its expiry and the times
+   * written on it are read on the inviter's clock whoever asks, so a claimer whose sandbox clock is
+   * behind (or frozen) cannot claim what has expired, nor date a claim before the invitation.
+   */
+  const inviterNow = (row: UmaInvitationsTable) => within(inviterOf(row), async () => clock.now());
 
   /** The status as the API shows it: a pending invitation past its expiry is EXPIRED. */
   function statusOf(row: UmaInvitationsTable, now: Date): Invitation['status'] {
@@ -44,13 +55,14 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     return row.status as Invitation['status'];
   }
 
-  function view(row: UmaInvitationsTable): Invitation {
+  /** The invitation as the API shows it, its status as of `now` on the inviter's clock. */
+  function view(row: UmaInvitationsTable, now: Date): Invitation {
     const out: Invitation = {
       code: row.code,
       createdAt: row.created_at,
       url: `${deps.pageBase}/invitations/${row.code}/page`,
       inviterUma: row.inviter_uma,
-      status: statusOf(row, clock.now()),
+      status: statusOf(row, now),
     };
     if (row.claimed_at) out.claimedAt = row.claimed_at;
     if (row.cancelled_at) out.cancelledAt = row.cancelled_at;
@@ -130,17 +142,18 @@ export function createInvitationService(deps: InvitationServiceDeps) {
         updated_at: now.toISOString(),
       };
       await db.tx((trx) => trx.insertInto('uma_invitations').values(row).execute());
-      return view(row);
+      return view(row, now);
     },
 
     async get(scope: Scope, code: string): Promise<Invitation> {
-      return view(await find(scope, code));
+      const row = await find(scope, code);
+      return view(row, await inviterNow(row));
     },
 
     /** The invitation as its public page shows it (no credentials: the code is the secret). */
     async forPage(code: string): Promise<Invitation | undefined> {
       const row = await db.executor().selectFrom('uma_invitations').selectAll().where('code', '=', code).executeTakeFirst();
-      return row ? view(row) : undefined;
+      return row ? view(row, await inviterNow(row)) : undefined;
     },
 
     /** The invitee's platform claims the invitation for one of its customers. */
@@ -149,7 +162,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       if (!invitee) throw invalidField('inviteeUma', 'is not the UMA address of one of your customers');
       return db.tx(async () => {
         const row = await find(scope, code, true);
-        const now = clock.now();
+        const now = await inviterNow(row);
         const refused = notPending(row, now);
         if (refused) throw refused;
         if (row.inviter_customer_id === invitee.id) throw invalidField('inviteeUma', 'is the inviter: an invitation is claimed by someone else');
@@ -169,12 +182,9 @@ export function createInvitationService(deps: InvitationServiceDeps) {
           .where('status', '=', 'PENDING')
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) throw invitationErrors.INVITATION_ALREADY_CLAIMED({ invitationCode: code });
-        const invitation = view({ ...row, ...changes });
-        // The inviting platform learns of the claim (it may now send amountToSend).
-        await deps.events.emit(
-          { platformId: row.platform_id, environment: row.environment as Scope['environment'] },
-          { type: 'INVITATION', subject: `Invitation:${code}`, payload: { invitation } },
-        );
+        const invitation = view({ ...row, ...changes }, now);
+        // The inviting platform learns of the claim (it may now send amountToSend), on its own clock.
+        await within(inviterOf(row), () => deps.events.emit(inviterOf(row), { type: 'INVITATION', subject: `Invitation:${code}`, payload: { invitation } }));
         return invitation;
       });
     },
@@ -184,12 +194,12 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       return db.tx(async () => {
         const row = await find(scope, code, true);
         if (row.platform_id !== scope.platformId) throw invitationErrors.INVITATION_NOT_INVITER({ invitationCode: code });
-        const now = clock.now();
+        const now = await inviterNow(row);
         const refused = notPending(row, now);
         if (refused) throw refused;
         const changes = { status: 'CANCELLED', cancelled_at: now.toISOString(), updated_at: now.toISOString() };
         await db.executor().updateTable('uma_invitations').set(changes).where('code', '=', code).where('status', '=', 'PENDING').execute();
-        return view({ ...row, ...changes });
+        return view({ ...row, ...changes }, now);
       });
     },
   };
