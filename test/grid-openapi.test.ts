@@ -202,7 +202,12 @@ describe('account infos under GRID: countries, paymentRails, legalName, the vend
       if (type === 'XOF_ACCOUNT') continue;
       const again = await createAccount(
         ctx,
-        { customerId: payer.customer.id, currency: account.currency, accountInfo: account.accountInfo, ...(account.cryptoNetwork ? { cryptoNetwork: account.cryptoNetwork } : {}) },
+        {
+          customerId: payer.customer.id,
+          currency: account.currency,
+          accountInfo: account.accountInfo,
+          ...(account.cryptoNetwork ? { cryptoNetwork: account.cryptoNetwork } : {}),
+        },
         { auth: p.auth },
       );
       expect(again.status, `${type}/${variant}: ${JSON.stringify(again.body)}`).toBe(201);
@@ -274,3 +279,56 @@ function kind(a: any): [string, string] {
   if (t === 'LAYER2_WALLET' && String(a.accountInfo.address).includes('@')) return ['LAYER2_WALLET', 'LIGHTNING_ADDRESS'];
   return [t, ''];
 }
+
+describe('answers the vendor documents otherwise', () => {
+  it("GRID: POST /webhooks/test (the SDK's webhooks.sendTest()) answers response_status and response_body", async () => {
+    const p = await platform('GRID');
+    // A GRID test event is signed with X-Grid-Signature (grid-profile.test.ts verifies it); this receiver only answers.
+    const hook = await startWebhookReceiver({ respond: () => ({ status: 200, body: 'ok' }) });
+    try {
+      expect((await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: hook.url } })).status).toBe(200);
+      const res = await call(ctx, 'POST', '/webhooks/test', { auth: p.auth });
+      expectVendor('POST /webhooks/test', res);
+      expect(res.body).toMatchObject({ url: hook.url, response_status: 200, statusCode: 200, delivered: true });
+      expect(res.body).toMatchObject({ response_body: 'ok', responseBody: 'ok' });
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('CORRIDOR: POST /webhooks/test keeps its own names only', async () => {
+    const p = await platform('CORRIDOR');
+    const hook = await startWebhookReceiver({ publicKeyPem: (await call(ctx, 'GET', '/config', { auth: p.auth })).body.webhookPublicKey });
+    try {
+      await call(ctx, 'PATCH', '/config', { auth: p.auth, body: { webhookEndpoint: hook.url } });
+      const res = await call(ctx, 'POST', '/webhooks/test', { auth: p.auth });
+      expect(res.body).toMatchObject({ statusCode: 200, delivered: true });
+      expect(res.body).not.toHaveProperty('response_status');
+      expect(res.body).not.toHaveProperty('response_body');
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('GRID: GET of a deleted customer answers the customer with isDeleted, as the vendor documents it; CORRIDOR answers 410', async () => {
+    for (const profile of ['GRID', 'CORRIDOR'] as const) {
+      const p = await platform(profile);
+      const c = await fundedCustomer(ctx, ['USD'], 0, p.auth);
+      expect((await call(ctx, 'DELETE', `/customers/${c.customer.id}`, { auth: p.auth })).status).toBe(200);
+      const res = await call(ctx, 'GET', `/customers/${c.customer.id}`, { auth: p.auth });
+      if (profile === 'CORRIDOR') {
+        expectError(res, 410, 'CUSTOMER_DELETED');
+        continue;
+      }
+      expectVendor('GET /customers/{customerId}', res);
+      expect(res.body).toMatchObject({ id: c.customer.id, isDeleted: true });
+      // Only the read: a deleted customer still cannot be changed, and another platform's stays 404.
+      expectError(
+        await call(ctx, 'PATCH', `/customers/${c.customer.id}`, { auth: p.auth, body: { customerType: 'INDIVIDUAL', fullName: 'X' } }),
+        410,
+        'CUSTOMER_DELETED',
+      );
+      expectError(await call(ctx, 'GET', `/customers/${c.customer.id}`), 404, 'CUSTOMER_NOT_FOUND');
+    }
+  });
+});

@@ -14,6 +14,18 @@ import { gridShape, profileOf } from '../modules/config/grid-profile.js';
 
 const asIs = (text: unknown) => text as string;
 
+/** 'POST /webhooks/test': the method and the route's path under the version prefix. */
+const routeOf = (req: FastifyRequest) => `${req.method} ${(req.routeOptions.url ?? '').replace(/^\/\d{4}-\d{2}-\d{2}(?=\/)/, '')}`;
+
+/**
+ * Whether this request is answered in the vendor's names: an API client's (token), on a GRID
+ * platform. For the few answers that differ in more than names (docs/vendor-clients.md).
+ */
+export async function answersInGrid(req: FastifyRequest, configs: Pick<ConfigCache, 'get'>): Promise<boolean> {
+  if (!req.auth || req.headers.authorization === undefined) return false;
+  return profileOf(await configs.get(req.auth)) === 'GRID';
+}
+
 export function gridProfileHook(configs: Pick<ConfigCache, 'get' | 'peek'>) {
   // Callback style, and the cached configuration read without a promise: most answers leave at
   // once, and a promise per request costs more than the rest of this hook.
@@ -26,7 +38,7 @@ export function gridProfileHook(configs: Pick<ConfigCache, 'get' | 'peek'>) {
       if (profileOf(config) !== 'GRID') return done(null, payload);
       let renamed: string;
       try {
-        renamed = JSON.stringify(gridShape(JSON.parse(String(reply.serialize(payload))) as unknown));
+        renamed = JSON.stringify(gridShape(JSON.parse(String(reply.serialize(payload))) as unknown, routeOf(req)));
       } catch (e) {
         return done(e as Error);
       }

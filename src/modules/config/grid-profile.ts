@@ -178,8 +178,26 @@ function gridPage(page: JsonObject): JsonObject {
   return { ...page, nextCursor: '' };
 }
 
-/** An answer (or a webhook's data) as the spec shapes it → the same answer in the vendor's names. */
-export function gridShape<T>(answer: T): T {
+/**
+ * Members one route's answer has under the vendor's names. `POST /webhooks/test` is the SDK's
+ * webhooks.sendTest(), whose TestWebhookResponse requires `response_status`: the same facts as
+ * statusCode and responseBody (left out, as they are, when the receiver did not answer).
+ */
+function gridRoute(route: string | undefined, answer: JsonObject): JsonObject {
+  if (route !== 'POST /webhooks/test') return answer;
+  return {
+    ...answer,
+    ...(typeof answer.statusCode === 'number' ? { response_status: answer.statusCode } : {}),
+    ...(typeof answer.responseBody === 'string' ? { response_body: answer.responseBody } : {}),
+  };
+}
+
+/**
+ * An answer (or a webhook's data) as the spec shapes it → the same answer in the vendor's names.
+ * `route` ('POST /webhooks/test': the method and the path pattern under the version prefix) names
+ * the answer where a member depends on the route.
+ */
+export function gridShape<T>(answer: T, route?: string): T {
   const out = walk(answer as Json);
-  return (isObject(out) ? gridPage(out) : out) as T;
+  return (isObject(out) ? gridRoute(route, gridPage(out)) : out) as T;
 }

@@ -1,10 +1,11 @@
 import { oneOfSpellings } from '../../common/aliases.js';
 import { isoOrUndefined } from '../../common/schemas.js';
+import { answersInGrid } from '../../http/profile.js';
 import type { App } from '../../http/types.js';
 import type { Container } from '../../container.js';
 import { CustomerCreateBody, CustomerIdParams, CustomerListQuery, CustomerPage, CustomerPatchBody, CustomerSchema } from './schemas.js';
 
-export function customerRoutes(app: App, { services }: Container) {
+export function customerRoutes(app: App, { services, configs }: Container) {
   const customers = services.customers;
   const tags = ['Customers'];
 
@@ -50,7 +51,9 @@ export function customerRoutes(app: App, { services }: Container) {
       config: { permission: 'VIEW' },
       schema: { tags, summary: 'Retrieve a customer', params: CustomerIdParams, response: { 200: CustomerSchema } },
     },
-    async (req) => customers.get(req.auth, req.params.customerId),
+    // The vendor documents this read as answering a deleted customer (isDeleted: true); the spec
+    // answers 410. Only the read differs under GRID: every write still refuses a deleted customer.
+    async (req) => customers.get(req.auth, req.params.customerId, { deleted: await answersInGrid(req, configs) }),
   );
 
   app.patch(

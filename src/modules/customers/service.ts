@@ -118,8 +118,10 @@ export function createCustomerService(deps: CustomerServiceDeps) {
       });
     },
 
-    async get(scope: Scope, id: string) {
-      return customerView(await getLive(scope, id));
+    /** A customer; a deleted one only with `deleted` (else 410), for the vendor profile's read. */
+    async get(scope: Scope, id: string, opts: { deleted?: boolean } = {}) {
+      const row = await customerRepository.find(db, scope, id);
+      return customerView(opts.deleted && row ? row : requireLive(id, row));
     },
 
     async update(scope: Scope & { clientId?: string }, id: string, patch: CustomerPatch) {
