@@ -61,10 +61,46 @@ describe('loadConfig', () => {
   });
 
   it('reads the PostgreSQL pool and timeouts and the jobs attempt limit, refusing values out of range', () => {
-    expect(loadConfig({})).toMatchObject({ pg: { poolSize: 10, statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 }, jobMaxAttempts: 25 });
+    // Every wait bounded by default (docs/reliability.md, "Bounds").
+    expect(loadConfig({})).toMatchObject({
+      pg: {
+        poolSize: 10,
+        statementTimeoutMs: 15_000,
+        idleInTransactionTimeoutMs: 10_000,
+        lockTimeoutMs: 5_000,
+        queryTimeoutMs: 20_000,
+        connectTimeoutMs: 5_000,
+        keepAliveInitialDelayMs: 10_000,
+      },
+      jobMaxAttempts: 25,
+    });
     expect(
-      loadConfig({ PG_POOL_SIZE: '40', PG_STATEMENT_TIMEOUT_MS: '30000', PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '60000', JOB_MAX_ATTEMPTS: '5' }),
-    ).toMatchObject({ pg: { poolSize: 40, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 }, jobMaxAttempts: 5 });
+      loadConfig({
+        PG_POOL_SIZE: '40',
+        PG_STATEMENT_TIMEOUT_MS: '30000',
+        PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '60000',
+        PG_LOCK_TIMEOUT_MS: '1000',
+        PG_QUERY_TIMEOUT_MS: '40000',
+        PG_CONNECT_TIMEOUT_MS: '2000',
+        PG_KEEPALIVE_INITIAL_DELAY_MS: '0',
+        JOB_MAX_ATTEMPTS: '5',
+      }),
+    ).toMatchObject({
+      pg: {
+        poolSize: 40,
+        statementTimeoutMs: 30_000,
+        idleInTransactionTimeoutMs: 60_000,
+        lockTimeoutMs: 1_000,
+        queryTimeoutMs: 40_000,
+        connectTimeoutMs: 2_000,
+        keepAliveInitialDelayMs: 0,
+      },
+      jobMaxAttempts: 5,
+    });
+    // The client's wait must outlast the server's limits, or a slow statement would cut its connection.
+    expect(() => loadConfig({ PG_STATEMENT_TIMEOUT_MS: '30000' })).toThrowError(/PG_QUERY_TIMEOUT_MS/);
+    expect(() => loadConfig({ PG_STATEMENT_TIMEOUT_MS: '0' })).toThrowError(/PG_QUERY_TIMEOUT_MS/);
+    expect(loadConfig({ PG_STATEMENT_TIMEOUT_MS: '0', PG_QUERY_TIMEOUT_MS: '0' }).pg.queryTimeoutMs).toBe(0);
     expect(() => loadConfig({ PG_POOL_SIZE: '0' })).toThrowError(/PG_POOL_SIZE/);
     expect(() => loadConfig({ PG_STATEMENT_TIMEOUT_MS: '-1' })).toThrowError(/PG_STATEMENT_TIMEOUT_MS/);
     expect(() => loadConfig({ PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: 'soon' })).toThrowError(/PG_IDLE_IN_TRANSACTION_TIMEOUT_MS/);

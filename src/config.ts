@@ -11,8 +11,20 @@ export interface Config {
   databaseUrl?: string;
   /** SQLite durability: FULL (default) fsyncs every commit; NORMAL trades the last commits on power loss for speed. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
-  /** PostgreSQL: connections per process, and server-side limits on one statement and on a transaction left idle (0: none). */
-  pg: { poolSize: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+  /**
+   * PostgreSQL: connections per process, and a bound on every wait (docs/reliability.md, "Bounds";
+   * 0: none): server side on one statement, on a transaction left idle and on a row lock; client
+   * side on an answer (a silent network), on getting a connection, and TCP keep-alive.
+   */
+  pg: {
+    poolSize: number;
+    statementTimeoutMs: number;
+    idleInTransactionTimeoutMs: number;
+    lockTimeoutMs: number;
+    queryTimeoutMs: number;
+    connectTimeoutMs: number;
+    keepAliveInitialDelayMs: number;
+  };
   /** Attempts a failing job gets before it is dead-lettered for an operator (`npx corridor jobs dead`). */
   jobMaxAttempts: number;
   /** Who may set a customer's kycStatus in PRODUCTION: the platform (PATCH, audited) or only the operator (CLI). */
@@ -201,8 +213,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteSynchronous: sync as Config['sqliteSynchronous'],
     pg: {
       poolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000, problems),
-      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 0, 0, 86_400_000, problems),
-      idleInTransactionTimeoutMs: integer(env, 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', 0, 0, 86_400_000, problems),
+      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT_MS', 15_000, 0, 86_400_000, problems),
+      idleInTransactionTimeoutMs: integer(env, 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 0, 86_400_000, problems),
+      lockTimeoutMs: integer(env, 'PG_LOCK_TIMEOUT_MS', 5_000, 0, 86_400_000, problems),
+      queryTimeoutMs: integer(env, 'PG_QUERY_TIMEOUT_MS', 20_000, 0, 86_400_000, problems),
+      connectTimeoutMs: integer(env, 'PG_CONNECT_TIMEOUT_MS', 5_000, 0, 3_600_000, problems),
+      keepAliveInitialDelayMs: integer(env, 'PG_KEEPALIVE_INITIAL_DELAY_MS', 10_000, 0, 3_600_000, problems),
     },
     jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 25, 1, 1_000_000, problems),
     kycAttestation: kycAttestation as Config['kycAttestation'],
@@ -266,6 +282,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     otlpEndpoint,
   };
+  // The client's wait for an answer is for a silent network; a slow statement is the server's to end, cleanly.
+  const { queryTimeoutMs, statementTimeoutMs, lockTimeoutMs } = config.pg;
+  if (queryTimeoutMs > 0 && (statementTimeoutMs === 0 || lockTimeoutMs === 0 || queryTimeoutMs <= Math.max(statementTimeoutMs, lockTimeoutMs)))
+    problems.push('PG_QUERY_TIMEOUT_MS must be longer than PG_STATEMENT_TIMEOUT_MS and PG_LOCK_TIMEOUT_MS, which must then be set (or 0 to turn it off)');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
 }

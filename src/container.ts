@@ -73,9 +73,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     (await openDatabase({
       url: databaseUrl(config),
       sqliteSynchronous: config.sqliteSynchronous,
-      poolSize: config.pg.poolSize,
-      statementTimeoutMs: config.pg.statementTimeoutMs,
-      idleInTransactionTimeoutMs: config.pg.idleInTransactionTimeoutMs,
+      // The pool's size and the bound on every wait (docs/reliability.md, "Bounds").
+      ...config.pg,
     }));
   await migrate(db);
   // Real time; and each platform's sandbox clock (src/modules/sandbox/clock.ts): `clock` answers a

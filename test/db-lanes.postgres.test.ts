@@ -52,7 +52,8 @@ describe('PostgreSQL batch lanes', () => {
   // savepoint between members are written with the next member's statement, in one write.
   it('three transactions batched beside a busy lane take four round trips: a write with each statement, and the commit', async () => {
     // Connections open beforehand: opening one writes too.
-    await Promise.all(Array.from({ length: 5 }, () => sql`select pg_sleep(0.02)`.execute(db.admin)));
+    // On the pool transactions use (db.admin has connections of its own, for migrations).
+    await Promise.all(Array.from({ length: 5 }, () => sql`select pg_sleep(0.02)`.execute(db.executor())));
     const lane = await holdTransaction(db, async () => undefined);
     const before = db.stats.statements;
     const { value, writes } = await socketWrites(() =>

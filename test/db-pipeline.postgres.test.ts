@@ -27,7 +27,8 @@ describe('PostgreSQL batches written at once', () => {
     await sql`create table pipe_t (k text primary key)`.execute(db.admin);
     await sql`create table pipe_account (id text primary key, balance integer not null)`.execute(db.admin);
     // Connections open beforehand: opening one writes too.
-    await Promise.all(Array.from({ length: 5 }, () => sql`select pg_sleep(0.02)`.execute(db.admin)));
+    // On the pool transactions use (db.admin has connections of its own, for migrations).
+    await Promise.all(Array.from({ length: 5 }, () => sql`select pg_sleep(0.02)`.execute(db.executor())));
   });
   afterAll(async () => {
     await db.close();

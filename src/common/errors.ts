@@ -119,6 +119,11 @@ export const commonErrors = defineErrors({
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time in Retry-After' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side; the request had no effect unless its effect is visible' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready; retry shortly' },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    message: 'The database cannot be reached or did not answer in time; retry after the time in Retry-After, with the same Idempotency-Key',
+  },
+  STORAGE_FULL: { status: 503, message: 'The database has no space left to store this write; reads still work; retry after the time in Retry-After' },
 });
 
 /** A 400 INVALID_INPUT naming the fields. */

@@ -21,9 +21,20 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests use one per run); created if missing. */
   pgSchema?: string;
   poolSize?: number;
-  /** PostgreSQL statement_timeout and idle_in_transaction_session_timeout in ms (0 or unset: the server's setting). */
+  /**
+   * PostgreSQL, every wait bounded (docs/reliability.md, "Bounds"). Server side, per connection:
+   * statement_timeout, idle_in_transaction_session_timeout (a transaction whose node went silent
+   * gives its row locks back) and lock_timeout, in ms (0 or unset: the server's setting).
+   */
   statementTimeoutMs?: number;
   idleInTransactionTimeoutMs?: number;
+  lockTimeoutMs?: number;
+  /** Client side: an answer awaited longer than this ends its connection (a silent network cut); 0 or unset: none. */
+  queryTimeoutMs?: number;
+  /** Client side: opening a connection, or waiting for a pooled one, longer than this fails; 0 or unset: none. */
+  connectTimeoutMs?: number;
+  /** TCP keep-alive probes on every connection after this much idle time (0 or unset: off). */
+  keepAliveInitialDelayMs?: number;
   /** How the SQLite write-ahead log is flushed to disk after a commit (tests hold it to watch the order). */
   syncWal?: (fd: number) => Promise<void>;
   /** SQLite: log length in pages past which the writer has it restarted (sqlite-checkpointer.ts; tests lower it). */
@@ -104,3 +115,4 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 }
 
 export { dropPostgresSchema, randomSchemaName } from './postgres.js';
+export { databaseUnavailable } from './faults.js';

@@ -67,7 +67,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const schema = opts.pgSchema;
   if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
-    const setup = new pg.Client({ connectionString: opts.url });
+    const setup = new pg.Client({ connectionString: opts.url, connectionTimeoutMillis: opts.connectTimeoutMs || undefined });
     await setup.connect();
     try {
       await setup.query(`create schema if not exists ${schema}`);
@@ -75,16 +75,36 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       await setup.end();
     }
   }
-  const pool = new pg.Pool({
+  // Every wait is bounded (docs/reliability.md, "Bounds"): a network cut that drops packets rather
+  // than resetting would otherwise hold a lane, and PostgreSQL the row locks, for as long as TCP
+  // takes to give up (many minutes).
+  const connection = {
     connectionString: opts.url,
-    max: opts.poolSize ?? 10,
     options: schema ? `-c search_path=${schema}` : undefined,
+    // Opening a connection, or waiting for a pooled one.
+    connectionTimeoutMillis: opts.connectTimeoutMs || undefined,
+    // Probes an idle connection, so a peer gone without a word is found.
+    keepAlive: (opts.keepAliveInitialDelayMs ?? 0) > 0,
+    keepAliveInitialDelayMillis: opts.keepAliveInitialDelayMs || undefined,
+  };
+  const pool = new pg.Pool({
+    ...connection,
+    max: opts.poolSize ?? 10,
     // Startup parameters of their own (not `options`), so a DATABASE_URL carrying ?options=… keeps both.
     statement_timeout: opts.statementTimeoutMs || undefined,
     idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs || undefined,
+    lock_timeout: opts.lockTimeoutMs || undefined,
+    // An answer awaited longer ends the connection (pipelined, pg destroys it): the server has
+    // statement_timeout for a slow statement, this is for a silent network.
+    query_timeout: opts.queryTimeoutMs || undefined,
     // A statement may be written before the answer to the one ahead of it (pg-leading.ts).
     pipeline: true,
   });
+  // Migrations (Database.admin) run on connections of their own without the statement limits: a
+  // schema change may take longer than any request should, and waits its turn on an advisory lock.
+  const adminPool = new pg.Pool({ ...connection, max: 2 });
+  adminPool.on('error', () => undefined);
+  adminPool.on('connect', (client) => client.on('error', () => undefined));
   // A connection the server ends (a restart, a failover, pg_terminate_backend) is reported as an
   // 'error' event, which ends the process when nobody listens. What ran on it fails, or runs again
   // where that cannot do anything twice (runBatch, pg-reads.ts); the pool drops an idle one itself,
@@ -93,6 +113,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   pool.on('connect', (client) => client.on('error', () => undefined));
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
+  const admin = new Kysely<DB>({ dialect: new PostgresDialect({ pool: adminPool }), log: counting(stats) });
   const poolRunner = pgRunner(readGatherer(pool, stats).send);
   const pgLocker = rowLocker(true);
   type PgTxContext = TxContext & { appends: AppendQueue; leading: LeadingClient };
@@ -194,7 +215,15 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     let broken: Error | undefined;
     let committing = false;
     try {
-      client = await pool.connect();
+      try {
+        client = await pool.connect();
+      } catch (e) {
+        // No connection within the connect timeout (the database is down or the network silent):
+        // the transactions waiting behind this batch would only wait as long again, one batch at a
+        // time. They are answered now, with this error (503 DATABASE_UNAVAILABLE).
+        for (const member of waiting.splice(0)) member.reject(e);
+        throw e;
+      }
       leading = contextOf(client).leading;
       let queue = members;
       let savepoints = 0;
@@ -341,7 +370,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
 
   const db: Database = {
     dialect: 'postgres',
-    admin: kysely,
+    admin,
     stats,
     executor: () => als.getStore()?.trx ?? kysely,
     inTransaction: () => als.getStore() !== undefined,
@@ -385,7 +414,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       return (await db.query<T>(pgLocker(table, Object.keys(key), lock), Object.values(key)))[0];
     },
     async close() {
-      await kysely.destroy();
+      await Promise.all([kysely.destroy(), admin.destroy()]);
     },
   };
   return db;

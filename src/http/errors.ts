@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, commonErrors, invalidInput } from '../common/errors.js';
+import { databaseUnavailable, storageFull } from '../db/faults.js';
 import { fieldProblems } from './validation.js';
+
+/** Seconds a client is asked to wait before retrying a request the database could not take. */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 /** Every failure leaves as the D2 error body. A thrown non-ApiError is a bug: 500, logged. */
 export function toApiError(err: FastifyError | ApiError | Error): ApiError {
@@ -22,11 +26,15 @@ export function toApiError(err: FastifyError | ApiError | Error): ApiError {
     return invalidInput([{ field: '(body)', in: 'body', message: 'is not valid JSON' }]);
   }
   if (fe.statusCode === 429) return commonErrors.RATE_LIMITED();
+  // Not a bug: the database is unreachable, slow to answer, or out of space (docs/reliability.md).
+  if (storageFull(err)) return commonErrors.STORAGE_FULL();
+  if (databaseUnavailable(err)) return commonErrors.DATABASE_UNAVAILABLE();
   return commonErrors.INTERNAL_ERROR();
 }
 
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   const apiError = toApiError(err);
   if (apiError.status >= 500) req.log.error({ err }, 'request failed');
+  if (apiError.code === 'DATABASE_UNAVAILABLE' || apiError.code === 'STORAGE_FULL') reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   reply.code(apiError.status).send(apiError.toBody());
 }
