@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../src/app.js';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
@@ -10,8 +11,14 @@ interface Browser {
   csrf?: string;
 }
 
-async function send(ctx: TestContext, b: Browser, method: string, url: string, opts: { body?: unknown; query?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { host: 'localhost:80', origin: ORIGIN, 'x-forwarded-for': '203.0.113.9' };
+async function send(
+  ctx: TestContext,
+  b: Browser,
+  method: string,
+  url: string,
+  opts: { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { host: 'localhost:80', origin: ORIGIN, 'x-forwarded-for': '203.0.113.9', ...opts.headers };
   if (b.cookie) headers.cookie = b.cookie;
   if (b.csrf) headers['x-csrf-token'] = b.csrf;
   const res = await ctx.app.inject({
@@ -155,5 +162,40 @@ describe('the audit log of dashboard writes', async () => {
     ).toBe(201);
     const after = (await ctx.container.db.executor().selectFrom('audit_log').select('id').execute()).length;
     expect(after).toBe(before);
+  });
+
+  it('an audited write commits with its entry or not at all: with the entry refused, the write is not stored', async () => {
+    const admin = await signIn(ctx, 'admin@example.com');
+    const made = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, {
+      body: { platformCustomerId: 'audited-atomic', customerType: 'INDIVIDUAL', fullName: 'Grace Hopper' },
+    });
+    expect(made.status).toBe(201);
+    // The log cannot take an entry now (as a full disk or a broken table would refuse it).
+    await sql`alter table audit_log rename to audit_log_away`.execute(ctx.container.db.admin);
+    try {
+      const patched = await send(ctx, admin, 'PATCH', `${API_PREFIX}/customers/${made.body.id}`, {
+        body: { customerType: 'INDIVIDUAL', fullName: 'Grace Murray' },
+      });
+      expect(patched.status).toBe(500);
+      const keyed = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, {
+        body: { platformCustomerId: 'audited-never', customerType: 'INDIVIDUAL', fullName: 'Never Stored' },
+        headers: { 'idempotency-key': 'audited-never' },
+      });
+      expect(keyed.status).toBe(500);
+      const unkeyed = await send(ctx, admin, 'POST', `${API_PREFIX}/customers`, {
+        body: { platformCustomerId: 'audited-never-2', customerType: 'INDIVIDUAL', fullName: 'Never Stored' },
+      });
+      expect(unkeyed.status).toBe(500);
+    } finally {
+      await sql`alter table audit_log_away rename to audit_log`.execute(ctx.container.db.admin);
+    }
+    const customers = await ctx.container.db.admin
+      .selectFrom('customers')
+      .select(['platform_customer_id', 'full_name'])
+      .where('platform_customer_id', 'like', 'audited-%')
+      .execute();
+    expect(customers.find((c) => c.platform_customer_id === 'audited-atomic')?.full_name).toBe('Grace Hopper');
+    expect(customers.map((c) => c.platform_customer_id)).not.toContain('audited-never');
+    expect(customers.map((c) => c.platform_customer_id)).not.toContain('audited-never-2');
   });
 });

@@ -103,21 +103,40 @@ export function registerAudit(app: App, container: Container) {
     }
   };
 
-  // Recorded before the answer leaves: a client that saw the answer can find the entry. The id of
-  // what a write created is taken from its answer when it names one.
+  /** The id of what a write created, taken from its answer when it names one. */
+  const targetFrom = (pending: Pending, answer: unknown) => {
+    if (typeof answer !== 'object' || answer === null) return;
+    const body = answer as { id?: unknown; user?: { id?: unknown }; platform?: { id?: unknown }; environment?: unknown };
+    if (!pending.target && typeof body.id === 'string') pending.target = body.id;
+    if (pending.action === 'dashboard sign-in' && typeof body.user?.id === 'string') {
+      pending.target = body.user.id;
+      pending.platformId = typeof body.platform?.id === 'string' ? body.platform.id : null;
+      pending.environment = typeof body.environment === 'string' ? body.environment : null;
+    }
+  };
+
+  // A write that succeeds is recorded in its own transaction: it commits with its entry or not at
+  // all. Once committed, nothing is left for the answer to record.
+  const recordInTransaction = async (req: FastifyRequest, answer: unknown, statusCode: number) => {
+    const pending = req.audit;
+    if (!pending) return;
+    targetFrom(pending, answer);
+    await audit.record({ ...pending, outcome: 'SUCCEEDED', statusCode });
+    container.db.afterCommit(() => {
+      if (req.audit === pending) req.audit = undefined;
+    });
+  };
+
+  // What is still pending when the answer leaves (a refused write, which changed nothing; a sign-in;
+  // a write that waits on the network outside a transaction) is recorded before the answer leaves:
+  // a client that saw the answer can find the entry.
   const record = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = req.audit;
     if (!pending) return payload;
     req.audit = undefined;
     if (reply.statusCode < 300 && typeof payload === 'string' && payload.startsWith('{')) {
       try {
-        const body = JSON.parse(payload) as { id?: unknown; user?: { id?: unknown }; platform?: { id?: unknown }; environment?: unknown };
-        if (!pending.target && typeof body.id === 'string') pending.target = body.id;
-        if (pending.action === 'dashboard sign-in' && typeof body.user?.id === 'string') {
-          pending.target = body.user.id;
-          pending.platformId = typeof body.platform?.id === 'string' ? body.platform.id : null;
-          pending.environment = typeof body.environment === 'string' ? body.environment : null;
-        }
+        targetFrom(pending, JSON.parse(payload));
       } catch {
         /* not JSON: no target */
       }
@@ -135,6 +154,36 @@ export function registerAudit(app: App, container: Container) {
     if (![route.method].flat().some((m) => WRITES.has(m))) return;
     route.preValidation = [...[route.preValidation ?? []].flat(), begin] as typeof route.preValidation;
     route.onSend = [...[route.onSend ?? []].flat(), record] as typeof route.onSend;
+    // A handler that waits on the network runs outside a transaction (idempotency mode 'record'):
+    // its entry is written with its answer.
+    if ((route.config as { idempotency?: string } | undefined)?.idempotency === 'record') return;
+    // An Idempotency-Key's transaction (src/http/idempotency.ts) holds the handler and calls
+    // beforeCommit itself; otherwise the handler runs in a transaction of its own here.
+    // (The API's routes are those that declare a permission: src/app.ts wraps their POSTs.)
+    const idempotent = route.method === 'POST' && (route.config as { permission?: string } | undefined)?.permission !== undefined;
+    const handler = route.handler as (this: unknown, req: FastifyRequest, reply: FastifyReply) => unknown;
+    route.handler = async function (this: unknown, req: FastifyRequest, reply: FastifyReply) {
+      // A sign-in checks a password hash (~100 ms) first: not inside a transaction; its entry is written with its answer.
+      if (!req.audit || req.audit.action === 'dashboard sign-in') return handler.call(this, req, reply);
+      req.beforeCommit = (answer, statusCode) => recordInTransaction(req, answer, statusCode);
+      if (idempotent && req.headers['idempotency-key'] !== undefined) return handler.call(this, req, reply);
+      const refused = { answer: undefined as unknown };
+      try {
+        return await container.db.tx(async () => {
+          const answer = await handler.call(this, req, reply);
+          // Answered with an error without throwing: whatever it wrote is undone, as a throw would.
+          if (reply.statusCode >= 400) {
+            refused.answer = answer;
+            throw refused;
+          }
+          await req.beforeCommit!(answer, reply.statusCode);
+          return answer;
+        });
+      } catch (e) {
+        if (e === refused) return refused.answer;
+        throw e;
+      }
+    } as typeof route.handler;
   });
 
   app.get(

@@ -11,6 +11,16 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Work that must commit with the request's write, in its transaction (an audit entry,
+     * src/audit/http.ts): called with a successful answer before the transaction ends.
+     */
+    beforeCommit?: (answer: unknown, statusCode: number) => Promise<void>;
+  }
+}
+
 /**
  * Idempotency-Key (D5) on every POST. The key is scoped to (platform, environment, route): the
  * method, the route's pattern and its decoded path parameters (routeKey), never the raw URL, so
@@ -111,6 +121,7 @@ export function createIdempotency(deps: { db: Database; clock: Clock }) {
         const replayed = await replay(trx, k, hash, reply);
         if (replayed) return replayed.body;
         const body = await handler(req, reply);
+        if (reply.statusCode < 400) await req.beforeCommit?.(body, reply.statusCode);
         await record(trx, k, hash, reply.statusCode, body);
         return body;
       });
