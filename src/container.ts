@@ -193,7 +193,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     db,
     clock,
     fx,
-    resolver: createResolver(),
+    resolver: createResolver(umaWire.remoteResolver),
     externalAccounts: services.externalAccounts,
     customers: services.customers,
   });

@@ -204,3 +204,107 @@ describe('keys', () => {
     expect(await uma.verifyUmaLnurlpResponseSignature(response, after, new uma.InMemoryNonceValidator(0))).toBe(true);
   });
 });
+
+describe('lookups of addresses hosted by another UMA provider', () => {
+  const seen = new uma.InMemoryNonceValidator(Date.now() - 60_000);
+  let verifiedSenders = 0;
+  let replayed = '';
+
+  /** The test VASP's LNURLP endpoint, written with the reference SDK; each user shows one behaviour. */
+  beforeAll(async () => {
+    const base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    vasp.reach.set(domain, base);
+    vasp.routes.set('/.well-known/lnurlp/', async (req) => {
+      let query: uma.LnurlpRequest;
+      try {
+        query = uma.parseLnurlpRequest(new URL(req.url!, `https://${vasp.domain}`));
+      } catch (e) {
+        if (e instanceof uma.UnsupportedVersionError)
+          return [412, { supportedMajorVersions: e.supportedMajorVersions, unsupportedVersion: e.unsupportedVersion }];
+        throw e;
+      }
+      const user = query.receiverAddress.split('@')[0];
+      if (user === '$old' && uma.getMajorVersion(query.umaVersion!) !== 0) return [412, { supportedMajorVersions: [0], unsupportedVersion: query.umaVersion }];
+      // $replay answers its first signed answer again, nonce and all.
+      if (user === '$replay' && replayed) return [200, replayed];
+      const senderKeys = await vasp.fetchKeys(query.vaspDomain!);
+      if (!(await uma.verifyUmaLnurlpQuerySignature(query, senderKeys, seen))) return [401, { status: 'ERROR', reason: 'bad signature' }];
+      verifiedSenders += 1;
+      if (user === '$nobody') return [404, { status: 'ERROR', reason: 'no such user' }];
+      const response = await uma.getLnurlpResponse({
+        request: query,
+        privateKeyBytes: user === '$forged' ? Buffer.alloc(32, 5) : vasp.keys.signingPrivateKey,
+        requiresTravelRuleInfo: true,
+        callback: user === '$offsite' ? 'https://elsewhere.test/payreq' : `https://${vasp.domain}/payreq/${user.slice(1)}`,
+        encodedMetadata: JSON.stringify([['text/plain', `Pay ${user}`]]),
+        minSendableSats: 1,
+        maxSendableSats: 10_000_000,
+        payerDataOptions: { identifier: { mandatory: true }, compliance: { mandatory: true }, name: { mandatory: true }, email: { mandatory: false } },
+        currencyOptions: [new uma.Currency('EUR', 'Euro', '€', 10_870, 100, 1_000_000, 2), new uma.Currency('XYZ', 'Unknown', 'X', 5, 1, 10, 0)],
+        receiverKycStatus: uma.KycStatus.Verified,
+      });
+      const json = JSON.parse(response.toJsonString());
+      if (user === '$someone') json.compliance.receiverIdentifier = `$else@${vasp.domain}`;
+      if (user === '$replay') replayed = JSON.stringify(json);
+      return [200, JSON.stringify(json)];
+    });
+  });
+
+  const lookup = (user: string, auth?: string) => call(ctx, 'GET', `/receiver/uma/$${user}@${vasp.domain}`, { auth, query: { sendingCurrency: 'USD' } });
+
+  it('sends a signed LNURLP request the other VASP verifies, and stores the verified answer as the lookup', async () => {
+    const before = verifiedSenders;
+    const res = await lookup('vic');
+    expect(res.status).toBe(200);
+    expect(verifiedSenders).toBe(before + 1);
+    expect(res.body).toMatchObject({
+      receiverUmaAddress: `$vic@${vasp.domain}`,
+      requiredPayerDataFields: ['FULL_NAME'],
+      supportedCurrencies: [{ currency: { code: 'EUR' }, minAmount: 100, maxAmount: 1_000_000 }],
+    });
+    const terms = await ctx.container.db.executor().selectFrom('uma_remote_lookups').selectAll().where('lookup_id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(terms).toMatchObject({ domain: vasp.domain, callback: `https://${vasp.domain}/payreq/vic`, uma_version: '1.0' });
+    expect(JSON.parse(terms.currencies)).toEqual([{ code: 'EUR', multiplier: '10870', decimals: 2, min: 100, max: 1_000_000 }]);
+    // The request reached the VASP with its own domain as Host.
+    expect(vasp.requests.some((r) => r.url.startsWith('/.well-known/lnurlp/$vic') && r.host === vasp.domain)).toBe(true);
+  });
+
+  it('negotiates down to 0.3 with a VASP that answers 412', async () => {
+    const res = await lookup('old');
+    expect(res.status).toBe(200);
+    const terms = await ctx.container.db.executor().selectFrom('uma_remote_lookups').selectAll().where('lookup_id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(terms.uma_version).toBe('0.3');
+  });
+
+  it('answers 404 for a user the other VASP does not know', async () => {
+    const res = await lookup('nobody');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('UMA_ADDRESS_NOT_FOUND');
+  });
+
+  it('refuses an answer not signed by the receiver, about someone else, with an off-domain callback, or replayed; stores nothing', async () => {
+    const count = async () => (await ctx.container.db.executor().selectFrom('uma_remote_lookups').select('lookup_id').execute()).length;
+    expect((await lookup('replay')).status).toBe(200);
+    const before = await count();
+    const cases: [string, RegExp][] = [
+      ['forged', /not signed by vasp.test/],
+      ['someone', /about \$else@vasp.test/],
+      ['offsite', /callback .* is not on vasp.test/],
+      ['replay', /nonce was refused/],
+    ];
+    for (const [user, reason] of cases) {
+      const res = await lookup(user);
+      expect(res.status, user).toBe(400);
+      expect(res.body.code).toBe('LOOKUP_REQUEST_FAILED');
+      expect(res.body.details.reason).toMatch(reason);
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses in PRODUCTION, where no Lightning backend is configured', async () => {
+    const prod = await ctx.platform.token(['VIEW', 'TRANSACT', 'MANAGE'], 'PRODUCTION');
+    const res = await lookup('vic', prod);
+    expect(res.status).toBe(400);
+    expect(res.body.details.reason).toMatch(/PRODUCTION needs a Lightning backend/);
+  });
+});

@@ -41,7 +41,25 @@ export interface TestVasp {
   /** Extra routes: path → handler returning [status, body]. */
   routes: Map<string, (req: http.IncomingMessage, body: string) => Promise<[number, unknown]>>;
   requests: { method: string; url: string; host: string }[];
+  /** Where a counterparty's UMA domain is reached (this VASP's own domain map). */
+  reach: Map<string, string>;
+  /** A counterparty's published keys, fetched over HTTP as the SDK's PubKeyResponse. */
+  fetchKeys(domain: string): Promise<uma.PubKeyResponse>;
+  /** A call to a counterparty's domain through `reach`, with the domain as Host. */
+  call(method: 'GET' | 'POST', url: string, body?: string): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
+}
+
+function request(method: string, target: URL, host: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, { method, headers: { host, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export async function startVasp(domain: string): Promise<TestVasp> {
@@ -73,9 +91,23 @@ export async function startVasp(domain: string): Promise<TestVasp> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
+  const reach = new Map<string, string>();
+  const call = (method: 'GET' | 'POST', url: string, body?: string) => {
+    const u = new URL(url);
+    const base = reach.get(u.host);
+    if (!base) throw new Error(`the test VASP cannot reach ${u.host}`);
+    return request(method, new URL(`${u.pathname}${u.search}`, base), u.host, body);
+  };
   return {
     domain,
     url: `http://127.0.0.1:${port}`,
+    reach,
+    call,
+    async fetchKeys(other) {
+      const res = await call('GET', `https://${other}/.well-known/lnurlpubkey`);
+      if (res.status !== 200) throw new Error(`${other} answered ${res.status}`);
+      return uma.PubKeyResponse.fromJson(res.body);
+    },
     keys,
     publishedKeys: genuine,
     setPublishedKeys(fn) {

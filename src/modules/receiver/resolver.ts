@@ -3,9 +3,9 @@
  * and the payer data it requires. The local resolver knows every platform this Corridor hosts
  * in the caller's environment, so an address of another platform's customer resolves (that is
  * what UMA is for) while its internal ids stay inside the returned `hosted` part, which callers
- * never show. Any other domain goes to the remote resolver: the place where resolution over the
- * UMA protocol (LNURLP and the pay request, with no network call inside a database transaction)
- * plugs in. Until it exists, a remote address fails with LOOKUP_REQUEST_FAILED.
+ * never show. Any other domain goes to the remote resolver: resolution over the UMA protocol
+ * (src/modules/uma/sending.ts; no network call inside a database transaction). Without one, a
+ * remote address fails with LOOKUP_REQUEST_FAILED.
  */
 import type { Environment, Scope } from '../../common/scope.js';
 import type { Executor } from '../../db/database.js';
@@ -30,11 +30,16 @@ export interface UmaReceiver {
   requiredPayerDataFields: CustomerInfoField[];
   /** Present when this Corridor hosts the receiver: its scope and customer (never shown to the sender). */
   hosted?: { scope: Scope; customer: CustomersTable; config: PlatformConfigsTable };
+  /** What else to store with the lookup, in its transaction (a remote receiver's verified terms). */
+  persist?: (trx: Executor, lookupId: string) => Promise<unknown>;
 }
 
 export interface Resolver {
-  /** Throws UMA_ADDRESS_NOT_FOUND or LOOKUP_REQUEST_FAILED. `address` is already well-formed. */
-  resolve(ex: Executor, environment: Environment, address: string): Promise<UmaReceiver>;
+  /**
+   * Throws UMA_ADDRESS_NOT_FOUND or LOOKUP_REQUEST_FAILED. `address` is already well-formed;
+   * `sender` is the platform asking (a remote provider is asked in its name).
+   */
+  resolve(ex: Executor, environment: Environment, address: string, sender?: Scope): Promise<UmaReceiver>;
 }
 
 /** Sandbox UMA address suffix (docs/incoming-payments.md): the lookup fails as if the provider were down. */
@@ -85,13 +90,13 @@ export function createRemoteResolver(): Resolver {
 /** Hosted addresses resolve locally (any platform of the environment); the rest go to `remote`. */
 export function createResolver(remote: Resolver = createRemoteResolver()): Resolver {
   return {
-    async resolve(ex, environment, address) {
+    async resolve(ex, environment, address, sender) {
       const hosted = await findHosted(ex, environment, address);
       if (!hosted) {
         // A domain this Corridor hosts in the other environment is not a remote provider.
         const elsewhere = await ex.selectFrom('platform_configs').select('platform_id').where('uma_domain', '=', domainOf(address)).executeTakeFirst();
         if (elsewhere) throw receiverErrors.UMA_ADDRESS_NOT_FOUND({ umaAddress: address });
-        return remote.resolve(ex, environment, address);
+        return remote.resolve(ex, environment, address, sender);
       }
       if (environment === 'SANDBOX' && sandboxSuffixOf(address) === SANDBOX_LOOKUP_FAILURE_SUFFIX) {
         throw receiverErrors.LOOKUP_REQUEST_FAILED({

@@ -72,6 +72,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     >,
     currencies: ReceivingCurrency[],
     sending: string,
+    persist?: (trx: Executor, lookupId: string) => Promise<unknown>,
   ): Promise<LookupView> {
     const now = clock.now();
     const stored: StoredCurrency[] = currencies.map((c) => ({
@@ -94,7 +95,10 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
       sending,
       currencies.map((c) => c.code),
     );
-    await db.tx((trx) => repo.insert(trx, row));
+    await db.tx(async (trx) => {
+      await repo.insert(trx, row);
+      await persist?.(trx, row.id);
+    });
     return lookupView(row, rates);
   }
 
@@ -150,7 +154,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
     async lookupUma(scope: Scope, address: string, opts: LookupOptions): Promise<LookupView> {
       const { payer, sending } = await payerOf(scope, opts);
       const normalised = address.toLowerCase();
-      const receiver = await resolver.resolve(db.executor(), scope.environment, normalised);
+      const receiver = await resolver.resolve(db.executor(), scope.environment, normalised, scope);
       return store(
         scope,
         {
@@ -164,6 +168,7 @@ export function createReceiverService(deps: ReceiverServiceDeps) {
         },
         receiver.currencies,
         sending,
+        receiver.persist,
       );
     },
 

@@ -14,6 +14,9 @@ import { createUmaKeys } from './keys.js';
 import { createNonceStore } from './nonces.js';
 import type { CounterpartyPolicy } from './policy.js';
 import { createReceiving } from './receiving.js';
+import { createSending } from './sending.js';
+import { receiverErrors } from '../receiver/errors.js';
+import { domainOf, type Resolver } from '../receiver/resolver.js';
 import { createWireClient } from './wire-client.js';
 import './tables.js';
 
@@ -35,7 +38,15 @@ export function createUmaWire(deps: UmaWireDeps) {
   const nonces = createNonceStore(deps);
   const counterparties = createCounterpartyKeyCache({ wire, clock: deps.clock });
   const receiving = createReceiving({ db: deps.db, clock: deps.clock, fx: deps.fx, keys, nonces, counterparties, policy: deps.policy });
-  return { wire, keys, nonces, counterparties, receiving };
+  const sending = createSending({ db: deps.db, clock: deps.clock, wire, keys, nonces, counterparties, policy: deps.policy });
+  /** The receiver service's resolver for addresses not hosted here: a lookup over the wire. */
+  const remoteResolver: Resolver = {
+    async resolve(_ex, _environment, address, sender) {
+      if (!sender) throw receiverErrors.LOOKUP_REQUEST_FAILED({ umaAddress: address, domain: domainOf(address), reason: 'no sending platform' });
+      return sending.lookup(sender, address);
+    },
+  };
+  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver };
 }
 
 export type UmaWire = ReturnType<typeof createUmaWire>;

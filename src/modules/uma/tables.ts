@@ -29,9 +29,38 @@ export interface UmaNoncesTable {
   seen_at: string;
 }
 
+/** One currency of a remote receiver, as its LNURLP answer offered it. */
+export interface RemoteCurrency {
+  code: string;
+  /** msats per smallest unit, exact decimal text as published */
+  multiplier: string;
+  decimals: number;
+  /** receiving minor units */
+  min: number;
+  max: number;
+}
+
+export interface UmaRemoteLookupsTable {
+  lookup_id: string;
+  platform_id: string;
+  environment: string;
+  domain: string;
+  /** the pay request URL, on the receiver's own domain */
+  callback: string;
+  uma_version: string;
+  /** JSON RemoteCurrency[] */
+  currencies: string;
+  /** JSON: the payerData options of the answer (UMA keys) */
+  payer_data: string;
+  /** the verified LNURLP answer, as received */
+  response: string;
+  created_at: string;
+}
+
 declare module '../../db/schema.js' {
   interface DB {
     uma_keys: UmaKeysTable;
     uma_nonces: UmaNoncesTable;
+    uma_remote_lookups: UmaRemoteLookupsTable;
   }
 }
