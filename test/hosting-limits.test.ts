@@ -111,16 +111,25 @@ describe('request timeout', async () => {
 });
 
 describe('PostgreSQL settings from the environment', () => {
-  it('PG_STATEMENT_TIMEOUT_MS and PG_IDLE_IN_TRANSACTION_TIMEOUT_MS reach every connection, beside the schema a DATABASE_URL chooses', async () => {
+  it('PG_STATEMENT_TIMEOUT_MS, PG_IDLE_IN_TRANSACTION_TIMEOUT_MS and PG_LOCK_TIMEOUT_MS reach every connection, beside the schema a DATABASE_URL chooses', async () => {
     const { env, cleanup } = await serverEnvironment('postgres');
     try {
       const container = await createContainer(
-        loadConfig({ ...env, CORRIDOR_KEK: TEST_KEK, PG_POOL_SIZE: '3', PG_STATEMENT_TIMEOUT_MS: '45000', PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '90000' }),
+        loadConfig({
+          ...env,
+          CORRIDOR_KEK: TEST_KEK,
+          PG_POOL_SIZE: '3',
+          PG_STATEMENT_TIMEOUT_MS: '45000',
+          PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '90000',
+          PG_LOCK_TIMEOUT_MS: '7000',
+          PG_QUERY_TIMEOUT_MS: '50000',
+        }),
       );
       try {
         const show = async (name: string) => (await sql.raw<Record<string, string>>(`show ${name}`).execute(container.db.executor())).rows[0][name];
         expect(await show('statement_timeout')).toBe('45s');
         expect(await show('idle_in_transaction_session_timeout')).toBe('90s');
+        expect(await show('lock_timeout')).toBe('7s');
         expect(await show('search_path')).toBe(/search_path=(\w+)/.exec(decodeURIComponent(env.DATABASE_URL))![1]);
         // Inside a transaction too (its own pooled client).
         expect(
