@@ -36,5 +36,12 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
   const apiError = toApiError(err);
   if (apiError.status >= 500) req.log.error({ err }, 'request failed');
   if (apiError.code === 'DATABASE_UNAVAILABLE' || apiError.code === 'STORAGE_FULL') reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  if (apiError.code === 'PAYLOAD_TOO_LARGE' && !req.raw.complete) {
+    // Fastify would close the connection with the rest of the body unread: the kernel then resets
+    // it, and the reset can discard the 413 before the client, still sending, reads it. Instead
+    // the rest is read and dropped (within REQUEST_TIMEOUT_MS), and the connection stays usable.
+    reply.removeHeader('connection');
+    req.raw.resume();
+  }
   reply.code(apiError.status).send(apiError.toBody());
 }
