@@ -187,6 +187,106 @@ describe('approval windows and lookups', () => {
   });
 });
 
+describe('a UMA payment between two platforms: each side on its own clock', () => {
+  /** A receiving platform (optionally asking for approval) with a EUR customer, and a funded USD payer of `sender`. */
+  async function pair(sender: TestPlatform, approval?: { windowSeconds: number }) {
+    const receiver = await platform();
+    if (approval) {
+      const settings = { incomingPaymentApproval: { required: true, requestedReceiverCustomerInfoFields: [], windowSeconds: approval.windowSeconds } };
+      expect((await call(ctx, 'PATCH', '/config', { auth: receiver.auth, body: settings })).status).toBe(200);
+    }
+    const domain = (await call(ctx, 'GET', '/config', { auth: receiver.auth })).body.umaDomain;
+    const local = `rae${Math.random().toString(36).slice(2, 8)}`;
+    const bea = await call(ctx, 'POST', '/customers', {
+      auth: receiver.auth,
+      body: { platformCustomerId: local, customerType: 'INDIVIDUAL', fullName: 'Rae Receiver', currencies: ['EUR'], umaAddress: `$${local}@${domain}` },
+    });
+    expect(bea.status).toBe(201);
+    const { accounts } = await fundedCustomer(ctx, ['USD'], 10_000, sender.auth);
+    return { receiver, address: bea.body.umaAddress as string, customerId: bea.body.id as string, usd: accounts.USD.id as string };
+  }
+
+  async function pay(sender: TestPlatform, address: string, usd: string) {
+    const lookup = await call(ctx, 'GET', `/receiver/uma/${address}`, { auth: sender.auth, query: { sendingCurrency: 'USD' } });
+    expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
+    const q = await call(ctx, 'POST', '/quotes', {
+      auth: sender.auth,
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId: usd },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'EUR' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 2_000,
+        lookupId: lookup.body.id,
+        immediatelyExecute: true,
+      },
+    });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    return q.body;
+  }
+
+  async function incoming(receiver: TestPlatform, customerId: string) {
+    const list = await call(ctx, 'GET', '/transactions', { auth: receiver.auth, query: { customerId, type: 'INCOMING' } });
+    expect(list.body.data).toHaveLength(1);
+    return list.body.data[0];
+  }
+
+  it("a sender 25 hours ahead: the receiver's transaction is created on the receiver's clock, the sender's settles on the sender's", async () => {
+    const sender = await platform();
+    const { receiver, address, customerId, usd } = await pair(sender);
+    await advance(sender, 25 * 3600);
+    const q = await pay(sender, address, usd);
+    const got = await incoming(receiver, customerId);
+    expect(got.status).toBe('COMPLETED');
+    expect(got.createdAt).toBe(clock.now().toISOString());
+    expect(got.createdAt).toBe((await now(receiver)).now);
+    const sent = await tx(sender, q.transactionId);
+    expect(sent.status).toBe('COMPLETED');
+    expect(sent.updatedAt).toBe((await now(sender)).now);
+  });
+
+  it("a frozen sender: the receiver's approval window runs on the receiver's clock; its advance times the payment out and refunds the sender", async () => {
+    const sender = await platform();
+    const { receiver, address, customerId, usd } = await pair(sender, { windowSeconds: 300 });
+    await advance(sender, 3600);
+    const stoppedAt = (await freeze(sender, true)).body.now;
+    clock.advance(60_000);
+    await pay(sender, address, usd);
+    const got = await incoming(receiver, customerId);
+    expect(got.status).toBe('PENDING');
+    expect(got.createdAt).toBe(clock.now().toISOString());
+    await drainWebhooks(ctx);
+    expect((await advance(receiver, 299)).body.stepsRun).toBe(0);
+    expect((await advance(receiver, 1)).body.stepsRun).toBe(1);
+    const failed = await tx(receiver, got.id);
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    expect(failed.updatedAt).toBe(new Date(Date.parse(got.createdAt) + 300_000).toISOString());
+    expect((await call(ctx, 'GET', `/internal-accounts/${usd}`, { auth: sender.auth })).body.balance.amount).toBe(10_000);
+    const sent = (await call(ctx, 'GET', '/transactions', { auth: sender.auth, query: { type: 'OUTGOING' } })).body.data[0];
+    expect(sent).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT', updatedAt: stoppedAt });
+    await freeze(sender, false);
+  });
+
+  it('a frozen sender: the receiver approves (or rejects) within its own window', async () => {
+    const sender = await platform();
+    const { receiver, address, customerId, usd } = await pair(sender, { windowSeconds: 300 });
+    const stoppedAt = (await freeze(sender, true)).body.now;
+    clock.advance(3_600_000);
+    const q = await pay(sender, address, usd);
+    const got = await incoming(receiver, customerId);
+    const approved = await call(ctx, 'POST', `/transactions/${got.id}/approve`, { auth: receiver.auth, body: {} });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'COMPLETED', updatedAt: clock.now().toISOString() });
+    expect(await tx(sender, q.transactionId)).toMatchObject({ status: 'COMPLETED', updatedAt: stoppedAt });
+
+    const q2 = await pay(sender, address, usd);
+    const list = await call(ctx, 'GET', '/transactions', { auth: receiver.auth, query: { customerId, type: 'INCOMING', status: 'PENDING' } });
+    const rejected = await call(ctx, 'POST', `/transactions/${list.body.data[0].id}/reject`, { auth: receiver.auth, body: { reason: 'no' } });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect(await tx(sender, q2.transactionId)).toMatchObject({ status: 'REJECTED', refund: { status: 'COMPLETED' } });
+    await freeze(sender, false);
+  });
+});
+
 describe('freezing', () => {
   it('a frozen clock keeps a quote PENDING while real time passes; unfrozen, it runs on from where it stopped', async () => {
     const p = await platform();

@@ -65,6 +65,8 @@ export interface ArrivalDeps {
   fx: Fx;
   lifecycle: Lifecycle;
   engine: PaymentEngine;
+  /** Runs fn on the scope's clock (a SANDBOX platform's time); directly when absent. */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
 }
 
 const scopeOf = (row: { platform_id: string; environment: string }): Scope => ({
@@ -75,6 +77,14 @@ const asText = (info: Record<string, unknown>) => Object.fromEntries(Object.entr
 
 export function createArrivals(deps: ArrivalDeps) {
   const { clock, ledger, lifecycle } = deps;
+  /**
+   * Each platform's objects live on that platform's clock, whoever's request or job moves them:
+   * the receiver's transaction, its approval window and deadline job on the receiver's clock, the
+   * sender's transaction and its refund on the sender's. A payment between two sandboxes must not
+   * let one platform's frozen or advanced clock date, or hold, the other's objects.
+   */
+  const within = deps.within ?? (<T>(_scope: Scope, fn: () => Promise<T>) => fn());
+  const senderScopeOf = (inc: IncomingRow): Scope => ({ platformId: inc.sender_platform_id!, environment: inc.environment as Scope['environment'] });
 
   /**
    * The sender's OUTGOING transaction when it is hosted here and still in flight, locked until
@@ -95,6 +105,16 @@ export function createArrivals(deps: ArrivalDeps) {
 
   /** PENDING → COMPLETED: the money lands; the sender's payment completes; a default deposit account gets it. */
   async function credit(
+    trx: Executor,
+    row: TransactionRow,
+    inc: IncomingRow,
+    cause: string,
+    receiverInfo?: Record<string, unknown>,
+  ): Promise<TransactionRow | undefined> {
+    return within(scopeOf(row), () => creditOnReceiverClock(trx, row, inc, cause, receiverInfo));
+  }
+
+  async function creditOnReceiverClock(
     trx: Executor,
     row: TransactionRow,
     inc: IncomingRow,
@@ -124,7 +144,7 @@ export function createArrivals(deps: ArrivalDeps) {
         await trx.updateTable('transactions').set({ counterparty_information: info }).where('id', '=', sender.id).execute();
         current = { ...sender, counterparty_information: info };
       }
-      expectMoved(await lifecycle.complete(current, 'the receiver accepted the UMA payment'), sender.id);
+      expectMoved(await within(senderScopeOf(inc), () => lifecycle.complete(current, 'the receiver accepted the UMA payment')), sender.id);
     }
     await forwardToDeposit(deps, trx, done);
     return done;
@@ -140,19 +160,30 @@ export function createArrivals(deps: ArrivalDeps) {
   ): Promise<TransactionRow | undefined> {
     const failed = outcome.to === 'FAILED';
     const sender = await senderInFlight(trx, inc);
-    const done = await lifecycle.refuse(row, outcome, cause);
+    const done = await within(scopeOf(row), () => lifecycle.refuse(row, outcome, cause));
     if (!done) return undefined;
     if (!sender) return done;
-    if (failed) {
-      expectMoved(await lifecycle.fail(sender, outcome.reason, 'COMPLETED', `the receiver's side failed: ${cause}`), sender.id);
-    } else {
-      expectMoved(await lifecycle.reject(sender, `the receiver rejected the UMA payment: ${cause}`), sender.id);
-    }
+    // The sender's refund, on the sender's clock.
+    await within(senderScopeOf(inc), async () => {
+      if (failed) {
+        expectMoved(await lifecycle.fail(sender, outcome.reason, 'COMPLETED', `the receiver's side failed: ${cause}`), sender.id);
+      } else {
+        expectMoved(await lifecycle.reject(sender, `the receiver rejected the UMA payment: ${cause}`), sender.id);
+      }
+    });
     return done;
   }
 
-  /** Records an arriving payment and takes it as far as it goes now; returns the receiver's transaction. */
+  /**
+   * Records an arriving payment and takes it as far as it goes now; returns the receiver's
+   * transaction. Called in the sender's request (a payment between platforms hosted here): the
+   * receiver's side is written on the receiver's clock.
+   */
   async function arrive(trx: Executor, a: Arrival): Promise<TransactionRow> {
+    return within(a.receiver.scope, () => arriveOnReceiverClock(trx, a));
+  }
+
+  async function arriveOnReceiverClock(trx: Executor, a: Arrival): Promise<TransactionRow> {
     const { scope, customer, config } = a.receiver;
     const now = clock.now();
     const row = newPaymentRow({
