@@ -273,6 +273,7 @@ describe('buildNachaFile: refused input', () => {
     ['a destination failing the check digit', { ...PPD_CREDIT, immediateDestination: '121042883' }, 'immediateDestination', /check digit/],
     ['an origin of 8 characters', { ...PPD_CREDIT, immediateOrigin: '12345678' }, 'immediateOrigin', /10 characters/],
     ['a lower-case file ID modifier', { ...PPD_CREDIT, fileIdModifier: 'a' }, 'fileIdModifier', /A-Z/],
+    ['no time zone', { ...PPD_CREDIT, timeZone: undefined as unknown as string }, 'timeZone', /required/],
     ['an unknown time zone', { ...PPD_CREDIT, timeZone: 'Mars/Olympus' }, 'timeZone', /IANA/],
     ['an invalid date', { ...PPD_CREDIT, fileCreatedAt: new Date('nope') }, 'fileCreatedAt', /valid Date/],
   ])('%s', (_, input, field, message) => {

@@ -160,6 +160,8 @@ function identifier(field: string, value: string | undefined, width: number, req
 
 function creationStamp(at: Date, timeZone: string): { date: string; time: string } {
   if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new NachaError('fileCreatedAt', 'must be a valid Date');
+  // Without a zone Intl would use the host's, and the same input would give other bytes elsewhere.
+  if (typeof timeZone !== 'string' || timeZone === '') throw new NachaError('timeZone', 'is required (an IANA time zone such as America/New_York)');
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = new Intl.DateTimeFormat('en-US', {

@@ -5,6 +5,7 @@ import { NachaError, type NachaRule } from './errors.js';
 import { fixture, patch } from './fixtures/edit.js';
 import { CCD_CREDIT, MIXED_DEBIT, PPD_CREDIT } from './fixtures/inputs.js';
 import { nachaChanges, nachaReturns, parseNachaFile } from './parse.js';
+import { validateNachaFile } from './validate.js';
 
 function refusal(text: string): NachaError {
   try {
@@ -184,7 +185,12 @@ describe('parseNachaFile: returns and notifications of change', () => {
   });
 
   it('refuses a notification of change outside a COR batch and a COR entry without one', () => {
-    expectRefused(patch(fixture('noc.ach'), 2, 51, 'PPD'), 4, 'addenda', /COR batch/);
+    // In a PPD batch the entry's code 21 reads as a return (line 3) and its addenda 98 is out of place (line 4).
+    const ppd = validateNachaFile(patch(fixture('noc.ach'), 2, 51, 'PPD'));
+    expect(ppd.slice(0, 2)).toEqual([
+      { line: 3, rule: 'addenda', message: expect.stringMatching(/no return addenda/) },
+      { line: 4, rule: 'addenda', message: expect.stringMatching(/belongs in a COR batch/) },
+    ]);
     let text = fixture('noc.ach');
     text = patch(text, 3, 79, '0');
     expectRefused(text, 4, 'addenda', /indicator 0/);
