@@ -6,7 +6,11 @@ import { createContainer, type Container } from '../container.js';
  * server. Safe while the server runs (SQLite waits for the write lock; PostgreSQL is shared).
  */
 export async function withContainer<T>(fn: (c: Container) => Promise<T>): Promise<T> {
-  const container = await createContainer(loadConfig());
+  // An operator's command (a `ledger verify` over years of transfers) may run one statement longer
+  // than any request should: without the request-sized limits on one statement and on an answer,
+  // unless the operator set them. The other bounds (connect, locks, idle transactions) stay.
+  const env = { PG_STATEMENT_TIMEOUT_MS: '0', PG_QUERY_TIMEOUT_MS: '0', ...process.env };
+  const container = await createContainer(loadConfig(env));
   try {
     return await fn(container);
   } finally {
