@@ -7,7 +7,7 @@ import { bech32m } from '@scure/base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxIdentifier } from '../src/identifiers/sandbox-fixtures.js';
 import { call, expectError, testContext, type TestContext, type TestPlatform } from './helpers/context.js';
-import { createAccount, newCustomer } from './helpers/external-accounts.js';
+import { accountBody, createAccount, newCustomer } from './helpers/external-accounts.js';
 import { customerWithAccounts } from './helpers/ledger.js';
 import { balance, externalAccount, fundedCustomer, quoteFromAccount } from './helpers/payments.js';
 import { startWebhookReceiver } from './helpers/webhook-receiver.js';
@@ -231,7 +231,6 @@ describe('crypto wallets are self-custody and their network follows from what is
     ['a test-network Spark address on the main network', 'BTC', { accountType: 'SPARK_WALLET', address: SPARK_TEST }, 'LAYER2_MAINNET', 'accountInfo.address'],
     ['a Spark wallet on a Solana network', 'BTC', { accountType: 'SPARK_WALLET', address: SPARK_TEST }, 'SOLANA_DEVNET', 'cryptoNetwork'],
     ['a Spark wallet in USDC', 'USDC', { accountType: 'SPARK_WALLET', address: SPARK_TEST }, undefined, 'currency'],
-    ['a Solana wallet without a network', 'USDC', { accountType: 'SOLANA_WALLET', address: SOLANA }, undefined, 'cryptoNetwork'],
     ['a Solana wallet with an EVM address', 'USDC', { accountType: 'SOLANA_WALLET', address: EVM }, 'SOLANA_DEVNET', 'accountInfo.address'],
     ['a Base wallet without a network', 'USDC', { accountType: 'BASE_WALLET', address: EVM }, undefined, 'cryptoNetwork'],
     ['a Base wallet on Ethereum', 'USDC', { accountType: 'BASE_WALLET', address: EVM }, 'ETHEREUM_TESTNET', 'cryptoNetwork'],
@@ -928,5 +927,77 @@ describe('an account registered in the vendor shape is paid like any other', () 
     const tx = (await call(ctx, 'GET', `/transactions/${q.body.transactionId}`, { auth: p.auth })).body;
     expect(tx.destination).toMatchObject({ accountId: account.body.id, currency: 'EUR', paymentRail: 'SEPA_INSTANT' });
     expect(await balance(ctx, payer.accounts.USD.id, p.auth)).toBe(90_000);
+  });
+});
+
+describe('requests the CLI sends', () => {
+  it("PATCH /customers without customerType (the CLI's update) changes what it names; a customerType given must still match", async () => {
+    const p = await platform();
+    const c = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'cli-patch', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] },
+    });
+    const res = await call(ctx, 'PATCH', `/customers/${c.body.id}`, {
+      auth: p.auth,
+      body: { fullName: 'Ada King', birthDate: '1990-12-10', address: { line1: '1 Main St', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ customerType: 'INDIVIDUAL', fullName: 'Ada King', birthDate: '1990-12-10', address: { city: 'London' } });
+    const other = await call(ctx, 'PATCH', `/customers/${c.body.id}`, { auth: p.auth, body: { customerType: 'BUSINESS', fullName: 'X' } });
+    expect(fields(expectError(other, 400, 'INVALID_INPUT') && other)).toEqual(['customerType']);
+    expect((await call(ctx, 'GET', `/customers/${c.body.id}`, { auth: p.auth })).body.fullName).toBe('Ada King');
+  });
+
+  it("a Solana wallet without cryptoNetwork (the CLI's) is on the environment's network: devnet in SANDBOX, mainnet in PRODUCTION", async () => {
+    const sandbox = await create('USDC', { accountType: 'SOLANA_WALLET', address: SOLANA });
+    expect(sandbox.status, JSON.stringify(sandbox.body)).toBe(201);
+    expect(sandbox.body.cryptoNetwork).toBe('SOLANA_DEVNET');
+    const auth = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
+    const production = await createAccount(
+      ctx,
+      { currency: 'USDC', accountInfo: { accountType: 'SOLANA_WALLET', address: SOLANA } },
+      { auth, path: '/platform/external-accounts' },
+    );
+    expect(production.status, JSON.stringify(production.body)).toBe(201);
+    expect(production.body.cryptoNetwork).toBe('SOLANA_MAINNET');
+    // An address that is not a Solana address is still refused, naming it.
+    const bad = await create('USDC', { accountType: 'SOLANA_WALLET', address: EVM });
+    expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad)).toEqual(['accountInfo.address']);
+  });
+
+  it("purposeOfPayment inside accountInfo (the CLI's, for NGN accounts) is stored and answered; an unknown purpose is refused", async () => {
+    const ngn = (extra: Record<string, unknown>) => ({ ...accountBody('NGN_ACCOUNT', '000').accountInfo, beneficiary: person, ...extra });
+    const res = await create('NGN', ngn({ purposeOfPayment: 'GOODS_OR_SERVICES' }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.accountInfo.purposeOfPayment).toBe('GOODS_OR_SERVICES');
+    expect((await call(ctx, 'GET', `/customers/external-accounts/${res.body.id}`)).body.accountInfo.purposeOfPayment).toBe('GOODS_OR_SERVICES');
+    const bad = await create('NGN', ngn({ purposeOfPayment: 'BRIBE' }));
+    expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad)).toEqual(['accountInfo.purposeOfPayment']);
+  });
+
+  it("POST /customers/kyc-link (the CLI's: customerId, redirectUrl) issues the same link as the GET", async () => {
+    const p = await platform();
+    const c = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'cli-kyc', customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] },
+    });
+    const res = await call(ctx, 'POST', '/customers/kyc-link', { auth: p.auth, body: { customerId: c.body.id, redirectUrl: 'https://app.example.com/done' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ customerId: c.body.id, platformCustomerId: 'cli-kyc' });
+    const page = await ctx.app.inject({ method: 'GET', url: new URL(res.body.kycUrl).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('cli-kyc');
+    const byPlatformId = await call(ctx, 'POST', '/customers/kyc-link', { auth: p.auth, body: { platformCustomerId: 'cli-kyc' } });
+    expect(byPlatformId.status).toBe(200);
+    for (const [body, field] of [
+      [{}, 'customerId'],
+      [{ customerId: c.body.id, redirectUrl: 'ftp://example.com' }, 'redirectUrl'],
+      [{ customerId: c.body.id, platformCustomerId: 'someone-else' }, 'platformCustomerId'],
+      [{ customerId: c.body.id, colour: 'red' }, 'colour'],
+    ] as const) {
+      const bad = await call(ctx, 'POST', '/customers/kyc-link', { auth: p.auth, body });
+      expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad), JSON.stringify(body)).toEqual([field]);
+    }
+    expectError(await call(ctx, 'POST', '/customers/kyc-link', { body: { customerId: c.body.id } }), 404, 'CUSTOMER_NOT_FOUND');
   });
 });

@@ -81,7 +81,8 @@ export type CustomerCreate = Static<typeof CustomerCreateBody>;
 
 export const CustomerPatchBody = Type.Object(
   {
-    customerType: Type.Enum(CUSTOMER_TYPES),
+    // Optional, as the vendor's CLI leaves it out; when given it must be the customer's type.
+    customerType: Type.Optional(Type.Enum(CUSTOMER_TYPES, { description: "The customer's type, which cannot change; may be left out" })),
     currencies: Type.Optional(Currencies),
     umaAddress: Type.Optional(UmaAddress),
     kycStatus: Type.Optional(Type.Enum(KYC_STATUSES)),

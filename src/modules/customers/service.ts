@@ -131,7 +131,8 @@ export function createCustomerService(deps: CustomerServiceDeps) {
       if (patch.currencies) checkCurrencyCombination(patch.currencies);
       return db.tx(async (trx) => {
         const row = await getLive(scope, id);
-        if (patch.customerType !== row.customer_type) throw invalidField('customerType', `cannot change; this customer is ${row.customer_type}`);
+        if (patch.customerType !== undefined && patch.customerType !== row.customer_type)
+          throw invalidField('customerType', `cannot change; this customer is ${row.customer_type}`);
         checkTypeFields(row.customer_type, patch, row);
         const changes: Partial<CustomerRow> = { updated_at: clock.now().toISOString() };
         if (patch.currencies) changes.currencies = encodeCurrencies(patch.currencies);

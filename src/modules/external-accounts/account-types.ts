@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { AddressInput, CountryCode, DateOnly, Text } from '../../common/schemas.js';
 import { PIX_KEY_TYPES } from '../../identifiers/brazil.js';
 import { CRYPTO_NETWORKS } from '../../identifiers/crypto.js';
+import { PURPOSES } from '../quotes/schemas.js';
 
 /**
  * The account types of the spec's "accountInfo by accountType" table: the fields each takes (as
@@ -183,7 +184,13 @@ export const ACCOUNT_TYPES: Record<string, AccountTypeSpec> = {
     primaryField: 'accountNumber',
     beneficiary: 'required',
     bankNameCountry: 'NG',
-    fields: { accountNumber: digits('10 digits (NUBAN)'), bankName: bankName(true), paymentRails: rails(['BANK_TRANSFER']) },
+    fields: {
+      accountNumber: digits('10 digits (NUBAN)'),
+      bankName: bankName(true),
+      paymentRails: rails(['BANK_TRANSFER']),
+      // The vendor's CLI sends it with NGN accounts; kept with the account and answered.
+      purposeOfPayment: Type.Optional(Type.Enum(PURPOSES, { description: 'The usual purpose of payments to this account' })),
+    },
   },
   ZAR_ACCOUNT: {
     currencies: ['ZAR'],

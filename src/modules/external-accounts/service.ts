@@ -57,6 +57,15 @@ function applySpelling(spelling: string, info: AccountInfo): FieldProblem[] {
   return problems;
 }
 
+/**
+ * The network of a wallet type whose address cannot tell it, when the request leaves it out: the
+ * one network of the kind the environment pays on (the vendor's CLI registers Solana wallets
+ * without one). EVM and Lightning wallets still need it: their addresses travel on several chains.
+ */
+const ENVIRONMENT_NETWORK: Readonly<Record<string, Readonly<Record<Scope['environment'], string>>>> = {
+  SOLANA_WALLET: { SANDBOX: 'SOLANA_DEVNET', PRODUCTION: 'SOLANA_MAINNET' },
+};
+
 /** accountInfo checked against its type: shape first (naming each field), then the rules. */
 function validateAccount(scope: Scope, input: ExternalAccountCreate): { type: string; info: AccountInfo; primary: string; cryptoNetwork?: string } {
   const spelling = input.accountInfo.accountType;
@@ -76,9 +85,10 @@ function validateAccount(scope: Scope, input: ExternalAccountCreate): { type: st
     throw invalidInput(problems);
   }
   const networks = alias?.networks ?? spec.networks;
-  // A wallet's network may be left out when its address names it (a Spark address).
+  // A wallet's network may be left out when its address names it (a Spark address), or, for a
+  // Solana wallet, whose address is the same on every network, when the environment does.
   const inferred = input.cryptoNetwork === undefined && networks ? cryptoNetworkOfAddress(String(info.address)) : undefined;
-  const cryptoNetwork = input.cryptoNetwork ?? inferred;
+  const cryptoNetwork = input.cryptoNetwork ?? inferred ?? ENVIRONMENT_NETWORK[type]?.[scope.environment];
   const problems = checkAccountRules({
     type,
     spec,

@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.js';
-import { ApiError } from '../../common/errors.js';
+import { oneOfNames } from '../../common/aliases.js';
+import { ApiError, invalidField } from '../../common/errors.js';
 import type { App } from '../../http/types.js';
 import { escapeHtml, htmlPage, sendPage } from './html.js';
-import { KycLinkQuery, KycLinkSchema } from './schemas.js';
+import { KycLinkBody, KycLinkQuery, KycLinkSchema } from './schemas.js';
 import { createKycLinkService, KYC_DECISIONS, type LinkState } from './service.js';
 
 const FORM_MAX_BYTES = 1024;
@@ -84,6 +85,32 @@ export function kycLinkRoutes(app: App, container: Container) {
       },
     },
     async (req) => links.issue(req.auth, req.query),
+  );
+
+  // The vendor CLI's request for the same link: a POST naming the customer by its id.
+  app.post(
+    '/customers/kyc-link',
+    {
+      config: { permission: 'MANAGE' },
+      schema: {
+        tags: ['Customers'],
+        summary: 'The same link as GET /customers/kyc-link, for a customer named by customerId or platformCustomerId (the vendor CLI sends this)',
+        body: KycLinkBody,
+        response: { 200: KycLinkSchema },
+      },
+    },
+    async (req) => {
+      const redirectUri = oneOfNames<string>(req.body, 'redirectUri', ['redirectUrl'], 'body');
+      let platformCustomerId = req.body.platformCustomerId;
+      if (req.body.customerId !== undefined) {
+        const customer = await container.services.customers.getLive(req.auth, req.body.customerId);
+        if (platformCustomerId !== undefined && platformCustomerId !== customer.platform_customer_id)
+          throw invalidField('platformCustomerId', 'is not the platformCustomerId of customerId; give one');
+        platformCustomerId = customer.platform_customer_id;
+      }
+      if (platformCustomerId === undefined) throw invalidField('customerId', 'is required (or platformCustomerId)');
+      return links.issue(req.auth, { platformCustomerId, redirectUri });
+    },
   );
 
   // The page itself: no credentials (the link's token is the credential), not an API operation,

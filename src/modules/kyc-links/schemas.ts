@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { idPattern } from '../../common/ids.js';
 import { DateTime, Text } from '../../common/schemas.js';
 
 export const KycLinkQuery = Type.Object(
@@ -13,6 +14,27 @@ export const KycLinkQuery = Type.Object(
         examples: ['https://app.example.com/onboarding/done'],
       }),
     ),
+  },
+  { additionalProperties: false },
+);
+
+const RedirectUri = Type.String({
+  format: 'uri',
+  pattern: '^https?://',
+  maxLength: 2048,
+  description: 'Where the page sends the tester once a decision is made (an http or https URL)',
+});
+
+/**
+ * POST /customers/kyc-link, as the vendor's CLI sends it: the customer by `customerId` (or
+ * `platformCustomerId`), `redirectUrl` (or `redirectUri`). The same link as the GET.
+ */
+export const KycLinkBody = Type.Object(
+  {
+    customerId: Type.Optional(Type.String({ pattern: idPattern('Customer'), description: 'The customer; or platformCustomerId' })),
+    platformCustomerId: Type.Optional(Text(128, { description: 'Your id of the customer; or customerId' })),
+    redirectUrl: Type.Optional(RedirectUri),
+    redirectUri: Type.Optional(RedirectUri),
   },
   { additionalProperties: false },
 );
