@@ -15,7 +15,7 @@ import { MESSAGE_ROOT, namespaceOf, type IsoMessageId } from './messages.js';
 
 // Indentation by depth, made once: a large file writes millions of them.
 const INDENTS = Array.from({ length: 32 }, (_, depth) => '  '.repeat(depth));
-const FLUSH_AT = 1 << 16;
+const PIECES_PER_CHUNK = 4096;
 
 function escapeText(text: string): string {
   return text.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
@@ -34,17 +34,17 @@ function attributes(attrs: Readonly<Record<string, string>> | undefined): string
 
 /** Writes elements in document order: `open` a parent, `leaf` its text children, `close` it. */
 export class XmlWriter {
-  // Text is gathered in a buffer and moved to `parts` every 64 KiB: a part per element would
-  // leave the garbage collector millions of small strings for a large file.
-  private readonly parts: string[] = [];
-  private buffer = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  // Pieces are joined into a chunk every few thousand: millions of small strings kept to the end
+  // (or one string grown by +=) cost a large file several times more in garbage collection.
+  private readonly chunks: string[] = [];
+  private pieces: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   private readonly open_: string[] = [];
 
   private write(text: string): void {
-    this.buffer += text;
-    if (this.buffer.length >= FLUSH_AT) {
-      this.parts.push(this.buffer);
-      this.buffer = '';
+    this.pieces.push(text);
+    if (this.pieces.length >= PIECES_PER_CHUNK) {
+      this.chunks.push(this.pieces.join(''));
+      this.pieces = [];
     }
   }
 
@@ -82,9 +82,9 @@ export class XmlWriter {
   /** The finished file (every element closed): UTF-8 text, two-space indentation, LF line ends. */
   end(): string {
     while (this.open_.length > 0) this.close();
-    this.parts.push(this.buffer);
-    this.buffer = '';
-    return this.parts.join('');
+    this.chunks.push(this.pieces.join(''));
+    this.pieces = [];
+    return this.chunks.join('');
   }
 }
 
