@@ -241,4 +241,22 @@ describe('reading bank camt files', () => {
       }),
     ]);
   });
+
+  it('reads a camt.054.001.02, with the remittance text over several lines', async () => {
+    const xml = fixture('camt.054.001.02-bank.xml');
+    expect(await validateXml(xml, 'camt.054.001.02')).toEqual({ valid: true, errors: [] });
+    const n = parseCamt054(xml);
+    expect(n).toMatchObject({ message: 'camt.054.001.02', id: 'CAMT054-20261128-0007-01', account: { iban: 'DE89370400440532013000', currency: 'EUR' } });
+    expect(n.entries).toEqual([
+      expect.objectContaining({
+        amount: 4_250n,
+        direction: 'CREDIT',
+        status: 'BOOK',
+        bankReference: '2026112800007001',
+        endToEndId: 'E2E-20261128-XY',
+        reference: 'CRD-7Q4M9X top-up',
+        counterpartyName: 'Émilie Dupont',
+      }),
+    ]);
+  });
 });

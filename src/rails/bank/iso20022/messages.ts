@@ -58,13 +58,17 @@ export function readRootElement(xml: string): RootElement | undefined {
   return { name };
 }
 
+/** The message a root element is the `Document` of, if it is one of the messages above. */
+export function messageOfRoot(root: RootElement | undefined): IsoMessageId | undefined {
+  if (!root || root.name !== 'Document' || !root.namespace?.startsWith(NAMESPACE_PREFIX)) return undefined;
+  const id = root.namespace.slice(NAMESPACE_PREFIX.length);
+  return isIsoMessageId(id) ? id : undefined;
+}
+
 /**
  * Which ISO 20022 message a file holds, from its root's namespace; undefined when the text is not
  * a `Document` of one of the messages above. Cheap: the file is not parsed beyond its first tag.
  */
 export function detectIsoMessage(xml: string): IsoMessageId | undefined {
-  const root = readRootElement(xml);
-  if (!root || root.name !== 'Document' || !root.namespace?.startsWith(NAMESPACE_PREFIX)) return undefined;
-  const id = root.namespace.slice(NAMESPACE_PREFIX.length);
-  return isIsoMessageId(id) ? id : undefined;
+  return messageOfRoot(readRootElement(xml));
 }

@@ -105,10 +105,12 @@ export function parsePain001(xml: string): Pain001File {
     };
   });
   if (paymentInformation.length === 0) throw new IsoParseError('MISSING_ELEMENT', 'PmtInf is missing', body.path);
+  const declared = count(header, 'NbOfTxs');
+  if (declared === undefined) throw new IsoParseError('MISSING_ELEMENT', 'NbOfTxs is missing', header.path);
   return {
     messageId: header.requireText('MsgId'),
     createdAt: header.requireText('CreDtTm'),
-    declaredNumberOfTransactions: count(header, 'NbOfTxs') ?? Number(header.requireText('NbOfTxs')),
+    declaredNumberOfTransactions: declared,
     declaredControlSum: header.text('CtrlSum'),
     initiatingPartyName: header.text('InitgPty/Nm'),
     paymentInformation,

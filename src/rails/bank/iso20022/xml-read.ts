@@ -6,7 +6,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseAmount, currencyDecimals } from './amounts.js';
 import { IsoParseError } from './errors.js';
-import { MESSAGE_ROOT, isIsoMessageId, readRootElement, type IsoMessageId } from './messages.js';
+import { MESSAGE_ROOT, messageOfRoot, readRootElement, type IsoMessageId } from './messages.js';
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -100,10 +100,11 @@ export function readIsoDocument(xml: string, accepted: readonly IsoMessageId[]):
     throw new IsoParseError('NOT_WELL_FORMED', `not well-formed XML: ${check.err.msg} (line ${check.err.line}, column ${check.err.col})`);
   }
   const root = readRootElement(xml);
-  const namespace = root?.namespace;
-  const id = namespace?.startsWith('urn:iso:std:iso:20022:tech:xsd:') ? namespace.slice('urn:iso:std:iso:20022:tech:xsd:'.length) : undefined;
-  if (!root || root.name !== 'Document' || id === undefined || !isIsoMessageId(id)) {
-    const what = root ? `root element ${root.name} in namespace ${namespace === undefined ? '(none)' : JSON.stringify(namespace)}` : 'no root element';
+  const id = messageOfRoot(root);
+  if (id === undefined) {
+    const what = root
+      ? `root element ${root.name} in namespace ${root.namespace === undefined ? '(none)' : JSON.stringify(root.namespace)}`
+      : 'no root element';
     throw new IsoParseError('UNKNOWN_NAMESPACE', `not an ISO 20022 message this module reads: ${what}`);
   }
   if (!accepted.includes(id)) throw new IsoParseError('WRONG_MESSAGE', `expected ${accepted.join(' or ')}, the file is ${id}`);
