@@ -45,8 +45,15 @@ describe('validateXml', () => {
     const truncated = await validateXml(xml.slice(0, xml.length / 2), 'pain.001.001.09');
     expect(truncated.valid).toBe(false);
     expect(truncated.errors.join('\n')).toMatch(/parser error|Premature end/);
+    const empty = await validateXml('', 'pain.001.001.09');
+    expect(empty.valid).toBe(false);
+    expect(empty.errors.join('\n')).toMatch(/Document is empty/);
     const other = await validateXml(xml, 'camt.053.001.08');
     expect(other.valid).toBe(false);
     expect(other.errors.join('\n')).toMatch(/No matching global declaration|not expected/);
+  });
+
+  it('rejects, rather than calling a file invalid, when it has no schema to validate with', async () => {
+    await expect(validateXml(xml, 'pain.001.001.03' as never)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -51,36 +51,23 @@ function loadXmllint(): Promise<typeof Xmllint> {
   return xmllint;
 }
 
-// xmllint's exit status 1: the document could not be parsed (not well-formed); 3 and 4 (schema
-// validity errors) resolve as invalid inside xmllint-wasm. Anything else (5: the schema did not
-// compile, 9: out of memory) is a fault of ours, not of the file, and is thrown.
-const NOT_WELL_FORMED = 1;
-
 /**
  * Validates `xml` against the vendored XSD of `schema`. Resolves `{valid: false, errors}` for a file
- * that breaks the schema or is not well-formed XML; rejects only when validation itself fails.
+ * that breaks the schema or is not well-formed XML (xmllint reports both the same way); rejects only
+ * when validation itself fails (the schema does not compile, memory runs out), a fault of ours
+ * rather than of the file.
  */
 export async function validateXml(xml: string, schema: IsoMessageId): Promise<XmlValidationResult> {
   const [xsd, { validateXML, memoryPages }] = await Promise.all([schemaText(schema), loadXmllint()]);
-  try {
-    const result = await validateXML({
-      xml: [{ fileName: 'file.xml', contents: xml }],
-      schema: [{ fileName: `${schema}.xsd`, contents: xsd }],
-      // A large payout file needs far more than the 32 MiB default; memory is only taken as used.
-      maxMemoryPages: 4 * memoryPages.GiB - 1,
-    });
-    // A parser error comes with the offending source line and a caret as lines of their own.
-    const located = result.errors.filter((e) => e.loc !== null);
-    return { valid: result.valid, errors: (located.length > 0 ? located : result.errors).map(describe) };
-  } catch (err) {
-    if ((err as { code?: unknown }).code === NOT_WELL_FORMED) {
-      const lines = String((err as Error).message)
-        .split('\n')
-        .filter((line) => line.trim() !== '');
-      return { valid: false, errors: lines.length > 0 ? lines : ['the file is not well-formed XML'] };
-    }
-    throw err;
-  }
+  const result = await validateXML({
+    xml: [{ fileName: 'file.xml', contents: xml }],
+    schema: [{ fileName: `${schema}.xsd`, contents: xsd }],
+    // A large payout file needs far more than the 32 MiB default; memory is only taken as used.
+    maxMemoryPages: 4 * memoryPages.GiB - 1,
+  });
+  // A parser error comes with the offending source line and a caret as lines of their own.
+  const located = result.errors.filter((e) => e.loc !== null);
+  return { valid: result.valid, errors: (located.length > 0 ? located : result.errors).map(describe) };
 }
 
 function describe(error: { message: string; loc: null | { lineNumber: number } }): string {
