@@ -1001,3 +1001,66 @@ describe('requests the CLI sends', () => {
     expectError(await call(ctx, 'POST', '/customers/kyc-link', { body: { customerId: c.body.id } }), 404, 'CUSTOMER_NOT_FOUND');
   });
 });
+
+describe("a quote to EXTERNAL_ACCOUNT_DETAILS (the SDK's one-step destination)", () => {
+  const accountsOf = async (p: TestPlatform, customerId: string) =>
+    (await call(ctx, 'GET', '/customers/external-accounts', { auth: p.auth, query: { customerId, limit: 100 } })).body.data as any[];
+  const quoteTo = (p: TestPlatform, from: string, externalAccountDetails: Record<string, unknown>, auth = p.auth) =>
+    call(ctx, 'POST', '/quotes', {
+      auth,
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId: from },
+        destination: { destinationType: 'EXTERNAL_ACCOUNT_DETAILS', externalAccountDetails },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+      },
+    });
+
+  it('registers the account as POST /customers/external-accounts would, and quotes to it', async () => {
+    const p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const q = await quoteTo(p, payer.accounts.USD.id, { customerId: payer.customer.id, currency: 'EUR', accountInfo: eurAccount() });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    const [stored] = await accountsOf(p, payer.customer.id);
+    expect(q.body.destination).toMatchObject({ destinationType: 'ACCOUNT', accountId: stored.id, currency: 'EUR' });
+    const twin = await createAccount(ctx, { customerId: payer.customer.id, currency: 'EUR', accountInfo: eurAccount() }, { auth: p.auth });
+    expect(same(stored)).toEqual(same(twin.body));
+    const executed = await call(ctx, 'POST', `/quotes/${q.body.id}/execute`, { auth: p.auth });
+    expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+  });
+
+  it.each([
+    ['a broken IBAN', { currency: 'EUR', accountInfo: eurAccount({ iban: 'DE88370400440532013000' }) }, 'destination.externalAccountDetails.accountInfo.iban'],
+    ['an unknown member', { currency: 'EUR', accountInfo: eurAccount(), colour: 'red' }, 'destination.externalAccountDetails.colour'],
+    ['no currency', { accountInfo: eurAccount() }, 'destination.externalAccountDetails.currency'],
+  ])('refuses %s, naming it, and stores nothing', async (_what, details, field) => {
+    const p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const res = await quoteTo(p, payer.accounts.USD.id, { customerId: payer.customer.id, ...details });
+    expect(fields(expectError(res, 400, 'INVALID_INPUT') && res)).toEqual([field]);
+    expect(await accountsOf(p, payer.customer.id)).toEqual([]);
+    expect((await call(ctx, 'GET', '/quotes', { auth: p.auth })).body.data).toEqual([]);
+  });
+
+  it('a quote refused after the account was checked stores no account either; details need destinationType and MANAGE', async () => {
+    const p = await platform();
+    const payer = await fundedCustomer(ctx, ['USD'], 100_000, p.auth);
+    const other = await fundedCustomer(ctx, ['USD'], 100_000);
+    const details = { customerId: payer.customer.id, currency: 'EUR', accountInfo: eurAccount() };
+    expectError(await quoteTo(p, other.accounts.USD.id, details), 404, 'INTERNAL_ACCOUNT_NOT_FOUND');
+    expect(await accountsOf(p, payer.customer.id)).toEqual([]);
+    const transactOnly = await p.token(['VIEW', 'TRANSACT']);
+    expectError(await quoteTo(p, payer.accounts.USD.id, details, transactOnly), 403, 'FORBIDDEN');
+    expect(await accountsOf(p, payer.customer.id)).toEqual([]);
+    const stray = await call(ctx, 'POST', '/quotes', {
+      auth: p.auth,
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId: payer.accounts.USD.id },
+        destination: { accountId: 'ExternalAccount:019a6f1e-8f3c-7cc1-9d6e-2b8f0c2a4e11', externalAccountDetails: details },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+      },
+    });
+    expect(fields(expectError(stray, 400, 'INVALID_INPUT') && stray)).toEqual(['destination.externalAccountDetails']);
+  });
+});

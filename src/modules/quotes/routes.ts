@@ -1,9 +1,32 @@
 import { isoOrUndefined } from '../../common/schemas.js';
 import type { Container } from '../../container.js';
+import type { ValidateFunction } from 'ajv';
+import { ApiError, commonErrors, invalidField, invalidInput, type FieldProblem } from '../../common/errors.js';
+import { allows } from '../../common/scope.js';
 import type { App } from '../../http/types.js';
+import { fieldProblems, validatorCompiler } from '../../http/validation.js';
+import { CustomerExternalAccountBody, type ExternalAccountCreate } from '../external-accounts/schemas.js';
 import { QuoteCreateBody, QuoteIdParams, QuoteListQuery, QuotePage, QuoteSchema } from './schemas.js';
 
-export function quoteRoutes(app: App, { services }: Container) {
+/** POST /customers/external-accounts' body schema, for a quote's externalAccountDetails. */
+const checkDetails = validatorCompiler({ schema: CustomerExternalAccountBody, httpPart: 'body', method: 'POST', url: '' }) as unknown as ValidateFunction;
+
+/** Field problems of the account's body, named where they are in the quote's body. */
+const under = (fields: FieldProblem[]): FieldProblem[] =>
+  fields.map((f) => ({ ...f, field: f.field === '(root)' ? 'destination.externalAccountDetails' : `destination.externalAccountDetails.${f.field}` }));
+
+async function underDetails<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const fields = e instanceof ApiError && e.code === 'INVALID_INPUT' ? (e.details?.fields as FieldProblem[] | undefined) : undefined;
+    if (fields) throw invalidInput(under(fields));
+    throw e;
+  }
+}
+
+export function quoteRoutes(app: App, container: Container) {
+  const { services } = container;
   const quotes = services.quotes;
   const tags = ['Quotes'];
 
@@ -20,7 +43,28 @@ export function quoteRoutes(app: App, { services }: Container) {
     },
     async (req, reply) => {
       reply.code(201);
-      return quotes.create(req.auth, req.body);
+      const { destinationType, externalAccountDetails, ...rest } = req.body.destination;
+      if (destinationType !== 'EXTERNAL_ACCOUNT_DETAILS') {
+        if (externalAccountDetails !== undefined)
+          throw invalidField('destination.externalAccountDetails', 'is only for destinationType EXTERNAL_ACCOUNT_DETAILS');
+        return quotes.create(req.auth, req.body);
+      }
+      // Registering an account needs what POST /customers/external-accounts needs.
+      if (!allows(req.auth.permissions, 'MANAGE')) throw commonErrors.FORBIDDEN({ permission: 'MANAGE', field: 'destination.externalAccountDetails' });
+      if (externalAccountDetails === undefined)
+        throw invalidField('destination.externalAccountDetails', 'is required for destinationType EXTERNAL_ACCOUNT_DETAILS');
+      if (rest.accountId !== undefined || rest.umaAddress !== undefined)
+        throw invalidField(
+          rest.accountId !== undefined ? 'destination.accountId' : 'destination.umaAddress',
+          'is not for destinationType EXTERNAL_ACCOUNT_DETAILS',
+        );
+      const details = structuredClone(externalAccountDetails);
+      if (!checkDetails(details)) throw invalidInput(under(fieldProblems((checkDetails.errors ?? []) as never, 'body')));
+      // One transaction: the account is kept only with its quote, so a refused quote leaves nothing.
+      return container.db.tx(async () => {
+        const account = await underDetails(() => services.externalAccounts.create(req.auth, details as ExternalAccountCreate));
+        return quotes.create(req.auth, { ...req.body, destination: { destinationType: 'ACCOUNT', accountId: account.id, currency: rest.currency } });
+      });
     },
   );
 

@@ -45,7 +45,9 @@ export const QuoteSourceInput = Type.Object(
 
 export const QuoteDestinationInput = Type.Object(
   {
-    destinationType: Type.Optional(Type.Union([Type.Literal('ACCOUNT'), Type.Literal('UMA_ADDRESS')], { description: 'Omitted: ACCOUNT' })),
+    destinationType: Type.Optional(
+      Type.Union([Type.Literal('ACCOUNT'), Type.Literal('UMA_ADDRESS'), Type.Literal('EXTERNAL_ACCOUNT_DETAILS')], { description: 'Omitted: ACCOUNT' }),
+    ),
     accountId: Type.Optional(Type.String({ pattern: idPattern('ExternalAccount'), description: 'ACCOUNT: the ExternalAccount paid' })),
     umaAddress: Type.Optional(
       Type.String({
@@ -55,6 +57,17 @@ export const QuoteDestinationInput = Type.Object(
       }),
     ),
     currency: Type.Optional(CurrencyCode),
+    // Checked by the route against POST /customers/external-accounts' own schema and service, so
+    // only its presence is declared here (that schema's module depends on this one).
+    externalAccountDetails: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'EXTERNAL_ACCOUNT_DETAILS: the body of POST /customers/external-accounts; the account is registered with the quote, in its transaction',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
