@@ -40,6 +40,11 @@ export function defaultOpeningBalance(currency: string): bigint {
 
 /** Refuses what the bank could not work with, every problem at once. */
 export function checkAccounts(accounts: readonly SimulatedAccount[], where: string): void {
+  const problems = accountProblems(accounts);
+  if (problems.length) throw new Error(`${where}:\n  - ${problems.join('\n  - ')}`);
+}
+
+function accountProblems(accounts: readonly SimulatedAccount[]): string[] {
   const problems: string[] = [];
   if (accounts.length === 0) problems.push('at least one account is needed');
   const seen = new Set<string>();
@@ -57,7 +62,7 @@ export function checkAccounts(accounts: readonly SimulatedAccount[], where: stri
     if (a.iban === undefined && a.accountNumber === undefined) problems.push(`${at}: needs an iban or an accountNumber`);
     if (a.openingBalance !== undefined && typeof a.openingBalance !== 'bigint') problems.push(`${at}.openingBalance: must be an integer of minor units`);
   });
-  if (problems.length) throw new Error(`${where}:\n  - ${problems.join('\n  - ')}`);
+  return problems;
 }
 
 /** The bank as the operator's BANKS_FILE describes it (validated by loadBankProfiles). */
@@ -143,8 +148,8 @@ export function parseSetup(doc: unknown, where: string): SimulatedBankSetup {
   if (bic !== undefined && validateBic(bic)) problems.push(`bic: ${validateBic(bic)}`);
   const timeZone = text(doc.timeZone, 'timeZone');
   if (timeZone !== undefined && !isTimeZone(timeZone)) problems.push(`timeZone: must be an IANA time zone such as America/New_York`);
-  if (problems.length) throw new Error(`${where}:\n  - ${problems.join('\n  - ')}`);
   const clean = accounts.map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) as unknown as SimulatedAccount);
-  checkAccounts(clean, where);
+  problems.push(...accountProblems(clean).filter((p) => !problems.some((q) => q.split(':')[0] === p.split(':')[0])));
+  if (problems.length) throw new Error(`${where}:\n  - ${problems.join('\n  - ')}`);
   return { accounts: clean, routingNumber, bic, timeZone };
 }
