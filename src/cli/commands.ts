@@ -9,6 +9,7 @@ import { registerAuditCommands } from '../audit/cli.js';
 import { registerRetentionCommands } from '../retention/cli.js';
 import { registerJobCommands } from '../db/jobs-cli.js';
 import { registerCustomerCommands } from '../modules/customers/cli.js';
+import { registerBankCommands } from '../rails/bank/cli.js';
 import { registerBankSimulatorCommand } from '../rails/bank/simulator/cli.js';
 
 /** Further operator commands, each registering itself on the program (ledger, users...). */
@@ -23,5 +24,6 @@ export const cliCommands: Array<(program: Command) => void> = [
   registerRetentionCommands,
   registerJobCommands,
   registerCustomerCommands,
+  registerBankCommands,
   registerBankSimulatorCommand,
 ];

@@ -29,6 +29,7 @@ import type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashb
 import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 import type { AuditLogTable } from './tables/operations.js';
 import type { UmaInvitationsTable, CustomerImportsTable, CustomerImportRowsTable, KycLinksTable } from './tables/invitations.js';
+import type { BankCredentialsTable } from './tables/bank.js';
 
 export type {
   PlatformsTable,
@@ -54,6 +55,7 @@ export type {
 export type { DashboardUsersTable, DashboardSessionsTable } from './tables/dashboard.js';
 export type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverLookupsTable, IncomingPaymentsTable } from './tables/payments.js';
 export type { AuditLogTable } from './tables/operations.js';
+export type { BankCredentialsTable } from './tables/bank.js';
 
 export interface DB {
   platforms: PlatformsTable;
@@ -90,4 +92,5 @@ export interface DB {
   customer_imports: CustomerImportsTable;
   customer_import_rows: CustomerImportRowsTable;
   kyc_links: KycLinksTable;
+  bank_credentials: BankCredentialsTable;
 }

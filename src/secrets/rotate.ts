@@ -11,6 +11,7 @@ import type { Database } from '../db/database.js';
 import { gridWebhookKeyContext, webhookKeyContext } from '../events/keys.js';
 import { documentContext } from '../modules/documents/service.js';
 import { resealUmaKeys } from '../modules/uma/keys.js';
+import { resealBankKeys } from '../rails/bank/credentials.js';
 import { createSealer, KEK_BYTES, type Sealer } from './envelope.js';
 import { KEK_FILE_NAME, NEXT_KEK_FILE_NAME, PREVIOUS_KEK_FILE_NAME, readKekFile, type Secrets } from './kek.js';
 
@@ -18,6 +19,7 @@ export interface RotationReport {
   kekId: string;
   webhookKeys: { checked: number; sealed: number };
   umaKeys: { checked: number; sealed: number };
+  bankKeys: { checked: number; sealed: number };
   documents: { checked: number; sealed: number };
 }
 
@@ -28,6 +30,7 @@ export async function resealAll(db: Database, secrets: Sealer): Promise<Rotation
     kekId: secrets.currentKekId,
     webhookKeys: { checked: 0, sealed: 0 },
     umaKeys: { checked: 0, sealed: 0 },
+    bankKeys: { checked: 0, sealed: 0 },
     documents: { checked: 0, sealed: 0 },
   };
 
@@ -58,6 +61,9 @@ export async function resealAll(db: Database, secrets: Sealer): Promise<Rotation
 
   // UMA signing, encryption and node keys (src/modules/uma/keys.ts).
   report.umaKeys = await resealUmaKeys(db, secrets);
+
+  // The SFTP client keys of the partner banks (src/rails/bank/credentials.ts).
+  report.bankKeys = await resealBankKeys(db, secrets);
 
   // Documents hold up to 10 MiB each: ids a page at a time, then one row at a time.
   let after = '';
