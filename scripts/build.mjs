@@ -21,7 +21,8 @@ await build({
   format: 'esm',
   target: 'node20',
   // pg stays outside so that OpenTelemetry's instrumentation can patch it when it is loaded.
-  external: ['better-sqlite3', '@node-rs/argon2', 'pg', 'pg-native', '@fastify/swagger-ui', '@opentelemetry/*'],
+  // ssh2 loads its optional native crypto with require() in a try, which a bundle cannot do.
+  external: ['better-sqlite3', '@node-rs/argon2', 'pg', 'pg-native', '@fastify/swagger-ui', '@opentelemetry/*', 'ssh2', 'ssh2-sftp-client'],
   // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // src/main.ts loads the server with a dynamic import (after tracing starts): a chunk of its own.

@@ -13,6 +13,13 @@ if (built.status !== 0) {
   process.exit(1);
 }
 
+// The bank-rail tests run Debian's OpenSSH server: installed (once, when missing) before the test
+// files run side by side.
+if (spawnSync(process.execPath, [path.join(import.meta.dirname, 'ensure-sshd.mjs')], { stdio: 'inherit' }).status !== 0) {
+  process.stdout.write('\n0 passed, 1 failed\n');
+  process.exit(1);
+}
+
 // The code's formatting is part of the check (prettier; `npm run format` fixes it).
 const formatted = spawnSync(
   process.execPath,

@@ -74,6 +74,10 @@ export interface Config {
   webhookCircuit: { failures: number; openMs: number };
   /** JSON fee schedule (docs/pricing.md); unset: the default fees. */
   feesFile?: string;
+  /** BANKS_FILE: the partner banks PRODUCTION pays through (docs/production.md); unset: none. */
+  banksFile?: string;
+  /** PRODUCTION_MANUAL_RAIL: payouts no bank carries wait for an operator's `payout settle|fail` instead of being refused. */
+  productionManualRail: boolean;
   /** PRODUCTION rates: a JSON document in a file (re-read when it changes) or at a URL (polled). */
   ratesFile?: string;
   ratesUrl?: string;
@@ -249,6 +253,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       openMs: integer(env, 'WEBHOOK_CIRCUIT_OPEN_SECONDS', 30, 1, 3600, problems) * 1000,
     },
     feesFile: env.FEES_FILE ? path.resolve(env.FEES_FILE) : undefined,
+    banksFile: env.BANKS_FILE ? path.resolve(env.BANKS_FILE) : undefined,
+    productionManualRail: env.PRODUCTION_MANUAL_RAIL === 'true',
     ratesFile: ratesFile ? path.resolve(ratesFile) : undefined,
     ratesUrl,
     ratesAuthorization,

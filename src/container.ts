@@ -25,6 +25,9 @@ import { createDashboardService } from './dashboard/service.js';
 import { createPayments } from './modules/transactions/index.js';
 import { createFx } from './modules/quotes/pricing.js';
 import { createRails } from './rails/index.js';
+import { loadBankProfiles } from './rails/bank/config.js';
+import { createBankRails } from './rails/bank/index.js';
+import { collectionAccountsOf } from './rails/bank/collections.js';
 import { createReceiverService } from './modules/receiver/service.js';
 import { createResolver } from './modules/receiver/resolver.js';
 import type { DomainProofNetwork } from './modules/config/uma-domain.js';
@@ -136,6 +139,10 @@ export async function createContainer(config: Config, overrides: Overrides = {})
   });
   const ledger = createLedger({ db, clock });
 
+  // The partner banks PRODUCTION pays through (BANKS_FILE; src/rails/bank), checked at start;
+  // their accounts are the collection accounts of payment instructions.
+  const banks = config.banksFile ? loadBankProfiles(config.banksFile) : [];
+  const collections = collectionAccountsOf(banks);
   const customers = createCustomerService({ db, clock, cursors, kycAttestation: config.kycAttestation, events: webhooks.outbox });
   const beneficialOwners = createOwnerService({ db, clock, cursors, customers });
   const services = {
@@ -154,7 +161,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     customers,
     beneficialOwners,
     documents: createDocumentService({ db, clock, cursors, customers, beneficialOwners, secrets }),
-    internalAccounts: createInternalAccountService({ db, clock, cursors, ledger }),
+    internalAccounts: createInternalAccountService({ db, clock, cursors, ledger, collections }),
     externalAccounts: createExternalAccountService({ db, clock, cursors, customers }),
   };
 
@@ -169,13 +176,14 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     ledger,
     fx,
     events: webhooks.outbox,
-    rails: createRails({ sandboxTimeScale: config.sandboxTimeScale }),
+    rails: createRails({ sandboxTimeScale: config.sandboxTimeScale, db, banks, manualRail: config.productionManualRail, now: () => realClock.now() }),
     customers,
     internalAccounts: services.internalAccounts,
     externalAccounts: services.externalAccounts,
     configs,
     uma: () => incoming.uma,
     within: sandboxClocks.within,
+    collections,
   });
   // UMA on the wire (src/modules/uma): each platform's domain as a UMA participant.
   const umaWire = createUmaWire({
@@ -210,6 +218,19 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     receiver,
     configs,
     within: sandboxClocks.within,
+  });
+
+  // PRODUCTION money through the partner banks (src/rails/bank): files out, reports in.
+  const bankRails = createBankRails({
+    db,
+    clock: realClock,
+    jobs,
+    ledger,
+    lifecycle: payments.lifecycle,
+    engine: payments.engine,
+    payableAccounts: payments.services.quotes.payableAccounts,
+    banks,
+    log: (message, facts) => process.emitWarning(`${message}: ${JSON.stringify(facts)}`),
   });
 
   return {
@@ -251,6 +272,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     umaWire,
     /** The payment engine (worker: processNext; operator: operate) and the transaction lifecycle. */
     payments,
+    /** PRODUCTION bank rails: the worker (processNext), the outbound files, the inbound reports. */
+    bankRails,
     fx,
     jobs,
     /** The outbox: `events.emit(scope, { type, subject, payload })` inside the change's transaction. */

@@ -23,7 +23,12 @@ export type IdType =
   | 'User'
   | 'Session'
   | 'TransactionEvent'
-  | 'Audit';
+  | 'Audit'
+  | 'BankFile'
+  | 'BankInbound'
+  | 'BankEntry'
+  | 'BankBalance'
+  | 'BankException';
 
 export function newId(type: IdType): string {
   return `${type}:${uuidv7()}`;

@@ -30,6 +30,14 @@ import type { TransactionsTable, QuotesTable, TransactionHistoryTable, ReceiverL
 import type { AuditLogTable } from './tables/operations.js';
 import type { UmaInvitationsTable, CustomerImportsTable, CustomerImportRowsTable, KycLinksTable } from './tables/invitations.js';
 import type { BankCredentialsTable } from './tables/bank.js';
+import type {
+  BankPayoutsTable,
+  BankFilesTable,
+  BankInboundFilesTable,
+  BankStatementEntriesTable,
+  BankBalancesTable,
+  BankExceptionsTable,
+} from './tables/bank-rails.js';
 
 export type {
   PlatformsTable,
@@ -93,4 +101,10 @@ export interface DB {
   customer_import_rows: CustomerImportRowsTable;
   kyc_links: KycLinksTable;
   bank_credentials: BankCredentialsTable;
+  bank_payouts: BankPayoutsTable;
+  bank_files: BankFilesTable;
+  bank_inbound_files: BankInboundFilesTable;
+  bank_statement_entries: BankStatementEntriesTable;
+  bank_balances: BankBalancesTable;
+  bank_exceptions: BankExceptionsTable;
 }

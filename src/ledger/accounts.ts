@@ -17,9 +17,12 @@ export const MAX_BALANCE = BigInt(Number.MAX_SAFE_INTEGER);
  * - SANDBOX_FUNDING: the sandbox's money printer (POST /sandbox/internal-accounts/{id}/fund);
  * - PAYOUTS_IN_FLIGHT: money sent to external accounts is credited here;
  * - FX_LIQUIDITY: the counterparty side of each leg of a currency conversion;
- * - FEES: fees earned by the service.
+ * - FEES: fees earned by the service;
+ * - BANK_CASH: the platform's money at the partner bank that carries the currency (PRODUCTION bank
+ *   rails): debited when the bank reports money in, credited when it reports money out, so its
+ *   balance (debits − credits) is what the bank's statements must show (src/rails/bank/reconcile.ts).
  */
-export const SYSTEM_CODES = ['FUNDING', 'SANDBOX_FUNDING', 'PAYOUTS_IN_FLIGHT', 'FX_LIQUIDITY', 'FEES'] as const;
+export const SYSTEM_CODES = ['FUNDING', 'SANDBOX_FUNDING', 'PAYOUTS_IN_FLIGHT', 'FX_LIQUIDITY', 'FEES', 'BANK_CASH'] as const;
 export type SystemCode = (typeof SYSTEM_CODES)[number];
 
 export type LedgerAccountRow = LedgerAccountsTable;

@@ -3,4 +3,4 @@ export { TRANSFER_CODES, type Journal, type JournalInput, type ResolveInput, typ
 export { balanceOf, MAX_BALANCE, SYSTEM_CODES, type AccountBalance, type SystemCode } from './accounts.js';
 export { ledgerErrors } from './errors.js';
 export { ledgerSummary, verifyLedger, type LedgerProblem } from './verify.js';
-export { depositLegs, paymentLegs, returnLegs, sandboxFundingLegs, type PaymentAmounts } from './recipes.js';
+export { bankLegs, depositLegs, paymentLegs, returnLegs, sandboxFundingLegs, type PaymentAmounts } from './recipes.js';

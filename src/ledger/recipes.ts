@@ -16,6 +16,11 @@
  *   FUNDING(C) → FEES(C)           fee        (FEE)
  * Sandbox money: SANDBOX_FUNDING(C) → A (FUNDING). A returned payout: each posted or reserved leg
  * of the payment reversed (REFUND).
+ * The bank side (PRODUCTION bank rails), as the bank reports each movement on the operator's account:
+ *   money in (a deposit, a JIT payment, a pull, a returned payout):  BANK_CASH(C) → FUNDING(C) or PAYOUTS_IN_FLIGHT(C)  (BANK)
+ *   money out (a payout leaves):                                      PAYOUTS_IN_FLIGHT(C) → BANK_CASH(C)              (BANK)
+ * so FUNDING and PAYOUTS_IN_FLIGHT come back to zero for every movement the bank confirmed, and
+ * BANK_CASH holds the platform's money at the bank.
  */
 import type { Scope } from '../common/scope.js';
 import type { SystemCode } from './accounts.js';
@@ -101,4 +106,19 @@ export async function paymentLegs(ledger: SystemAccounts, scope: Scope, row: Pay
   }
   if (fees > 0n) legs.push({ debitAccountId: debit, creditAccountId: await system('FEES', s), amount: fees, code: 'FEE', currency: s });
   return legs;
+}
+
+/** A movement the bank reported on the operator's account (see above): money in debits BANK_CASH, money out credits it. */
+export async function bankLegs(
+  ledger: SystemAccounts,
+  scope: Scope,
+  d: { currency: string; amount: bigint; direction: 'IN' | 'OUT'; counterpart: 'FUNDING' | 'PAYOUTS_IN_FLIGHT' },
+): Promise<TransferInput[]> {
+  const bank = await ledger.systemAccount(scope, 'BANK_CASH', d.currency);
+  const other = await ledger.systemAccount(scope, d.counterpart, d.currency);
+  return [
+    d.direction === 'IN'
+      ? { debitAccountId: bank, creditAccountId: other, amount: d.amount, code: 'BANK', currency: d.currency }
+      : { debitAccountId: other, creditAccountId: bank, amount: d.amount, code: 'BANK', currency: d.currency },
+  ];
 }

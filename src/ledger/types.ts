@@ -1,7 +1,7 @@
 import type { LedgerTransfersTable } from '../db/schema.js';
 
 /** The ledger's vocabulary: what callers pass in and get back, and what each phase does. */
-export const TRANSFER_CODES = ['FUNDING', 'DEPOSIT', 'PAYOUT', 'FX', 'FEE', 'REFUND', 'TRANSFER', 'REVERSAL', 'ADJUSTMENT'] as const;
+export const TRANSFER_CODES = ['FUNDING', 'DEPOSIT', 'PAYOUT', 'FX', 'FEE', 'REFUND', 'TRANSFER', 'REVERSAL', 'ADJUSTMENT', 'BANK'] as const;
 export type TransferCode = (typeof TRANSFER_CODES)[number];
 
 export interface TransferInput {

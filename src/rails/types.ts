@@ -8,6 +8,7 @@
  * lifecycle functions the operator's CLI uses.
  */
 import type { ExternalAccountRow } from '../modules/external-accounts/repository.js';
+import type { TransactionRow } from '../modules/transactions/repository.js';
 
 /** failureReason values (the spec's enum, section Errors). */
 export const FAILURE_REASONS = [
@@ -40,10 +41,23 @@ export interface RailStep {
   event: RailEvent;
 }
 
+/** What a rail is asked to carry: a payout, a pull (transfer-in), or a quote paid out from money it pulls first. */
+export type CarriedDirection = 'PAYOUT' | 'PULL' | 'QUOTE_PULL';
+
 export interface Rail {
   readonly name: string;
   /** A payout to an external account (quote destinations and transfer-out). */
   planPayout(destination: ExternalAccountRow): RailStep[];
   /** A pull from an external account into an internal account (transfer-in). */
   planPull(source: ExternalAccountRow): RailStep[];
+  /**
+   * Refuses (400, naming `field`) a payment this rail cannot carry, when the quote or transfer is
+   * made, before anything is reserved. Absent: the rail carries every account.
+   */
+  checkCarried?(account: Pick<ExternalAccountRow, 'currency' | 'account_type'>, field: string, direction: CarriedDirection): void;
+  /**
+   * In the payment's transaction, once its funds are reserved and it waits in PROCESSING: a rail
+   * that carries it later records what it needs (a bank rail queues it for a file). No I/O.
+   */
+  started?(row: TransactionRow, account: ExternalAccountRow): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { startDispatcher } from '../events/dispatcher.js';
 import { DELIVER_JOB } from '../events/types.js';
 import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
 import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
+import { BANK_JOB_KINDS } from '../rails/bank/index.js';
 import { startWorker, type Worker } from './loop.js';
 import { createRetentionSweeper } from '../retention/sweeper.js';
 import { FOLD_BATCH, foldLedgerDeltas } from '../ledger/fold.js';
@@ -73,6 +74,11 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
   );
   // Payments: timed sandbox outcomes and quote expiries (src/modules/transactions/engine.ts).
   jobLoop('payments', PAYMENT_JOB_KINDS, () => container.payments.engine.processNext());
+  // Partner banks (PRODUCTION): one cycle job per bank, files out at each cut-off, reports in.
+  if (container.bankRails.banks.length > 0) {
+    jobLoop('bank', BANK_JOB_KINDS, () => container.bankRails.worker.processNext());
+    void container.bankRails.worker.ensureScheduled().catch((err: unknown) => log.error({ err }, 'bank worker: could not schedule the banks'));
+  }
   // Incoming payments: approval deadlines (src/modules/incoming).
   jobLoop('incoming', INCOMING_JOB_KINDS, () => container.incoming.processNext());
   // Bulk customer imports (src/modules/customer-imports): a chunk of rows per job.

@@ -65,6 +65,9 @@ export async function testContext(
     AUTH_CACHE_TTL_MS: '5000',
     CORRIDOR_KEK: TEST_KEK,
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    // PRODUCTION payments here are settled by the operator's commands (the manual rail); the bank
+    // rails have their own tests (test/bank-*.test.ts, test/e2e/bank-rails.test.ts).
+    PRODUCTION_MANUAL_RAIL: 'true',
     ...opts.env,
   });
   const container = await createContainer(config, { db, clock: opts.clock, webhookResolve: opts.webhookResolve, domainProof: opts.domainProof });

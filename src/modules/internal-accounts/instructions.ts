@@ -82,18 +82,37 @@ function solanaDepositAddress(accountId: string): string {
 }
 
 /**
+ * The operator's own accounts at its partner banks, by currency (PRODUCTION collection accounts,
+ * from BANKS_FILE: src/rails/bank/collections.ts). Money paid there with a reference is matched to
+ * its internal account or quote when the bank reports it.
+ */
+export type CollectionAccounts = ReadonlyMap<string, WalletInfo>;
+
+/**
  * How to pay into an internal account. Fiat goes to a pooled collection account with the
  * account's unique reference in the memo; crypto goes to a deposit address of its own.
  * `isPlatformAccount` is true where the receiving account is the platform's own internal account.
  *
- * PRODUCTION has none yet: real collection accounts and deposit addresses come from the banking
- * and custody connectors, which do not exist; the sandbox ones would be misleading there.
+ * PRODUCTION: the operator's real collection account at the partner bank that carries the
+ * currency (`collections`), with the same reference; none where no bank does, and no crypto
+ * deposit addresses (no custody connector exists: the sandbox ones would be misleading there).
  */
 export function fundingInstructions(
   a: { id: string; currency: string; funding_reference: string; customer_id: string | null },
   environment: Environment,
+  collections: CollectionAccounts = new Map(),
 ): PaymentInstruction[] {
-  if (environment !== 'SANDBOX') return [];
+  if (environment !== 'SANDBOX') {
+    const account = collections.get(a.currency);
+    if (!account) return [];
+    return [
+      {
+        instructionsNotes: `Pay by bank transfer to this account with the reference ${a.funding_reference} in the payment memo (remittance information); it routes the payment to this account.`,
+        isPlatformAccount: a.customer_id === null,
+        accountOrWalletInfo: { ...account, reference: a.funding_reference },
+      },
+    ];
+  }
   const isPlatformAccount = a.customer_id === null;
   const sandboxNote = 'Sandbox: no real money moves. Fund this account with POST /sandbox/internal-accounts/{accountId}/fund.';
   if (currencyInfo(a.currency).kind === 'CRYPTO') {

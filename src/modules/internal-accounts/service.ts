@@ -9,6 +9,7 @@ import { customerErrors } from '../customers/errors.js';
 import { internalAccountErrors } from './errors.js';
 import { internalAccountRepository as repo, PLATFORM_OWNER, type InternalAccountFilters, type InternalAccountWithBalance } from './repository.js';
 import { openInternalAccount } from './sync.js';
+import type { CollectionAccounts } from './instructions.js';
 import { internalAccountView } from './view.js';
 
 export interface InternalAccountServiceDeps {
@@ -16,10 +17,12 @@ export interface InternalAccountServiceDeps {
   clock: Clock;
   cursors: Cursors;
   ledger: Ledger;
+  /** PRODUCTION: the operator's collection accounts, shown in fundingPaymentInstructions. */
+  collections?: CollectionAccounts;
 }
 
 export function createInternalAccountService(deps: InternalAccountServiceDeps) {
-  const { db, clock, ledger } = deps;
+  const { db, clock, ledger, collections } = deps;
 
   /** The account with its balance, or 404 (another platform's or environment's ids do not exist). */
   async function find(scope: Scope, id: string): Promise<InternalAccountWithBalance> {
@@ -69,7 +72,7 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
               .executeTakeFirstOrThrow()
           ).n as bigint,
         ),
-      view: (row: InternalAccountWithBalance) => internalAccountView(row, scope.environment),
+      view: (row: InternalAccountWithBalance) => internalAccountView(row, scope.environment, collections),
     });
   }
 
@@ -77,7 +80,7 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
     ensurePlatformAccounts,
 
     async get(scope: Scope, id: string) {
-      return internalAccountView(await find(scope, id), scope.environment);
+      return internalAccountView(await find(scope, id), scope.environment, collections);
     },
 
     /** The row (for other services, e.g. quotes checking a source account), or 404. */
@@ -119,7 +122,7 @@ export function createInternalAccountService(deps: InternalAccountServiceDeps) {
         // currency meanwhile has committed by now, and this sees it.
         const after = await find(scope, id);
         if (!fromDbBool(after.is_active)) throw internalAccountErrors.INTERNAL_ACCOUNT_INACTIVE({ accountId: id, currency: account.currency });
-        return internalAccountView(after, scope.environment);
+        return internalAccountView(after, scope.environment, collections);
       });
     },
   };

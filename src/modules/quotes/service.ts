@@ -8,7 +8,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { toNumber } from '../../db/values.js';
 import { currency as currencyInfo } from '../../common/currencies.js';
 import { externalAccountRepository, type ExternalAccountRow } from '../external-accounts/repository.js';
-import { fundingInstructions, newFundingReference } from '../internal-accounts/instructions.js';
+import { fundingInstructions, newFundingReference, type CollectionAccounts } from '../internal-accounts/instructions.js';
 import type { PaymentEngine } from '../transactions/engine.js';
 import type { Store } from '../transactions/lifecycle.js';
 import type { TransactionRow } from '../transactions/repository.js';
@@ -35,6 +35,8 @@ export interface QuoteServiceDeps extends AccountDeps {
   engine: PaymentEngine;
   /** UMA destinations and receiver lookups (src/modules/incoming/uma.ts); a getter, since it is built after the payments. */
   uma: () => UmaPayments;
+  /** PRODUCTION: the operator's collection accounts, where a REALTIME_FUNDING quote is paid. */
+  collections?: CollectionAccounts;
 }
 
 export function createQuoteService(deps: QuoteServiceDeps) {
@@ -111,7 +113,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
           ? usableExternalAccount(deps, ex, scope, destinationId, 'destination.accountId')
           : undefined;
       destinationRead?.catch(() => undefined); // awaited below, or dropped when the source fails
-      const source = await resolveSource(deps, ex, scope, input.source);
+      const source = await resolveSource(deps, ex, scope, input.source, deps.collections);
+      if (source.funding === 'PULL') engine.checkCarried(scope, { currency: source.currency, account_type: 'PULL' }, 'source.accountId', 'QUOTE_PULL');
       if (input.immediatelyExecute && source.funding === 'REALTIME') {
         throw invalidField(
           'immediatelyExecute',
@@ -129,6 +132,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         if (input.destination.umaAddress !== undefined) throw invalidField('destination.umaAddress', 'is only for destinationType UMA_ADDRESS');
         // Started above under the conditions just checked.
         const destination = await destinationRead!;
+        engine.checkCarried(scope, destination, 'destination.accountId', 'PAYOUT');
         destinationAccount = destination;
         if (input.destination.currency && input.destination.currency !== destination.currency) {
           throw invalidField('destination.currency', `must be ${destination.currency}, the currency of the destination account`);
@@ -164,12 +168,14 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       const expiresAt = new Date(now.getTime() + (jitBank ? JIT_BANK_QUOTE_TTL_MS : QUOTE_TTL_MS));
       const instructions =
         source.funding === 'REALTIME'
-          ? fundingInstructions({ id: transactionId, currency: sending, funding_reference: reference, customer_id: source.customerId }, scope.environment).map(
-              ({ isPlatformAccount: _p, ...i }) => ({
-                ...i,
-                instructionsNotes: `Pay exactly ${price.totalSendingAmount} (minor units of ${sending}) before ${expiresAt.toISOString()}${i.accountOrWalletInfo.reference ? `, with the reference ${reference} in the payment memo` : ' to this address'}; the quote executes when the payment arrives. Sandbox: simulate it with POST /sandbox/send.`,
-              }),
-            )
+          ? fundingInstructions(
+              { id: transactionId, currency: sending, funding_reference: reference, customer_id: source.customerId },
+              scope.environment,
+              deps.collections,
+            ).map(({ isPlatformAccount: _p, ...i }) => ({
+              ...i,
+              instructionsNotes: `Pay exactly ${price.totalSendingAmount} (minor units of ${sending}) before ${expiresAt.toISOString()}${i.accountOrWalletInfo.reference ? `, with the reference ${reference} in the payment memo` : ' to this address'}; the quote executes when the payment arrives.${scope.environment === 'SANDBOX' ? ' Sandbox: simulate it with POST /sandbox/send.' : ''}`,
+            }))
           : [];
       const tx = newPaymentRow({
         scope,

@@ -9,6 +9,7 @@ import type { Executor } from '../../db/database.js';
 import type { TransactionView } from '../transactions/schemas.js';
 import { usableExternalAccount, usableInternalAccount, type AccountDeps } from '../transactions/rules.js';
 import type { QuoteCreate } from './schemas.js';
+import type { CollectionAccounts } from '../internal-accounts/instructions.js';
 
 export interface ResolvedSource {
   funding: 'INTERNAL' | 'PULL' | 'REALTIME';
@@ -21,16 +22,23 @@ export interface ResolvedSource {
   view: TransactionView['source'];
 }
 
-export async function resolveSource(deps: AccountDeps, ex: Executor, scope: Scope, input: QuoteCreate['source']): Promise<ResolvedSource> {
+export async function resolveSource(
+  deps: AccountDeps,
+  ex: Executor,
+  scope: Scope,
+  input: QuoteCreate['source'],
+  collections: CollectionAccounts = new Map(),
+): Promise<ResolvedSource> {
   const type = input.sourceType ?? (input.accountId !== undefined ? 'ACCOUNT' : 'REALTIME_FUNDING');
   if (type === 'REALTIME_FUNDING') {
     if (input.accountId !== undefined) throw invalidField('source.accountId', 'is not used with REALTIME_FUNDING; give customerId and currency');
     if (input.customerId === undefined) throw invalidField('source.customerId', 'is required for REALTIME_FUNDING (or give accountId to pay from an account)');
     if (input.currency === undefined) throw invalidField('source.currency', 'is required for REALTIME_FUNDING');
-    if (scope.environment !== 'SANDBOX') {
+    // PRODUCTION: paid to the operator's collection account at the bank that carries the currency.
+    if (scope.environment !== 'SANDBOX' && !collections.has(input.currency)) {
       throw invalidField(
-        'source.sourceType',
-        'REALTIME_FUNDING needs collection accounts, which PRODUCTION does not have yet; fund an internal account instead',
+        'source.currency',
+        `REALTIME_FUNDING in ${input.currency} needs a collection account, and no partner bank carries ${input.currency} (BANKS_FILE); fund an internal account instead`,
       );
     }
     const customer = await deps.customers.getLive(scope, input.customerId);

@@ -8,6 +8,7 @@ import type { Scope } from '../../common/scope.js';
 import type { Database, Executor } from '../../db/database.js';
 import type { Job, JobQueue } from '../../db/jobs.js';
 import type { Rails, RailEvent, RailStep } from '../../rails/index.js';
+import type { CarriedDirection } from '../../rails/types.js';
 import type { ExternalAccountRow } from '../external-accounts/repository.js';
 import { transactionErrors } from './errors.js';
 import type { Lifecycle, Store } from './lifecycle.js';
@@ -79,6 +80,8 @@ export function createPaymentEngine(deps: {
       ? await lifecycle.startCompleted(row, cause, railCause(first.event), store)
       : await lifecycle.startProcessing(row, cause, settlementOf(plan, now), store);
     if (!current) return undefined;
+    // A rail that carries the payment later (a bank file) takes it in this same transaction.
+    if (!settlesNow && rail.started) await rail.started(current, external);
     let immediate = true;
     for (const step of settlesNow ? rest : plan) {
       immediate &&= step.afterMs === 0;
@@ -93,6 +96,11 @@ export function createPaymentEngine(deps: {
   }
 
   return {
+    /** Refuses (400 naming `field`) a payment the environment's rail cannot carry, before anything is reserved. */
+    checkCarried(scope: Scope, account: Pick<ExternalAccountRow, 'currency' | 'account_type'>, field: string, direction: CarriedDirection) {
+      rails[scope.environment].checkCarried?.(account, field, direction);
+    },
+
     /** Runs one claimed payment job in the caller's transaction (the sandbox clock's advance). */
     runJob: (trx: Executor, job: Job) => handle(trx, job),
 

@@ -9,6 +9,7 @@ import type { JobQueue } from '../../db/jobs.js';
 import type { Outbox } from '../../events/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { Rails } from '../../rails/index.js';
+import type { CollectionAccounts } from '../internal-accounts/instructions.js';
 import type { Fx } from '../quotes/pricing.js';
 import type { UmaPayments } from '../incoming/uma.js';
 import { createQuoteService } from '../quotes/service.js';
@@ -33,6 +34,7 @@ export function createPayments(
     fx: Fx;
     uma: () => UmaPayments;
     within?: PaymentEngineDeps['within'];
+    collections?: CollectionAccounts;
   },
 ) {
   const { db, clock, cursors } = deps;
@@ -44,7 +46,7 @@ export function createPayments(
     internalAccounts: deps.internalAccounts,
     externalAccounts: deps.externalAccounts,
   };
-  const quotes = createQuoteService({ db, clock, cursors, fx: deps.fx, engine, uma: deps.uma, ...accounts });
+  const quotes = createQuoteService({ db, clock, cursors, fx: deps.fx, engine, uma: deps.uma, collections: deps.collections, ...accounts });
   return {
     lifecycle,
     engine,

@@ -62,6 +62,7 @@ export function createTransferService(deps: TransferServiceDeps) {
       const ex = db.executor();
       const internal = await usableInternalAccount(deps, ex, scope, input.source.accountId);
       const external = await usableExternalAccount(deps, ex, scope, input.destination.accountId, 'destination.accountId');
+      engine.checkCarried(scope, external, 'destination.accountId', 'PAYOUT');
       if (external.currency !== internal.currency) {
         throw invalidField(
           'destination.accountId',
@@ -97,6 +98,7 @@ export function createTransferService(deps: TransferServiceDeps) {
     async transferIn(scope: Scope, input: TransferIn) {
       const ex = db.executor();
       const external = await usableExternalAccount(deps, ex, scope, input.source.accountId, 'source.accountId', { pullable: true });
+      engine.checkCarried(scope, external, 'source.accountId', 'PULL');
       const internal = await usableInternalAccount(deps, ex, scope, input.destination.accountId);
       if (external.currency !== internal.currency) {
         throw invalidField('source.accountId', `is a ${external.currency} account but the destination holds ${internal.currency}; transfers do not convert`);
