@@ -194,6 +194,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     domainAddresses: config.umaDomainAddresses,
     allowPrivate: config.webhookAllowPrivateAddresses,
     policy: { productionAllowlist: config.umaCounterpartyAllowlist },
+    arrivals: () => incoming.arrivals,
     resolve: overrides.webhookResolve,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.

@@ -7,6 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, testContext, type TestContext } from './helpers/context.js';
+import bolt11 from 'bolt11';
+import { createHash } from 'node:crypto';
+import { balance } from './helpers/payments.js';
 import { startVasp, uma, type TestVasp } from './helpers/uma-vasp.js';
 
 let ctx: TestContext;
@@ -306,5 +309,122 @@ describe('lookups of addresses hosted by another UMA provider', () => {
     const res = await lookup('vic', prod);
     expect(res.status).toBe(400);
     expect(res.body.details.reason).toMatch(/PRODUCTION needs a Lightning backend/);
+  });
+});
+
+describe('payments from another UMA provider, settled on the sandbox Lightning', () => {
+  const sam = `$sam@vasp.test`;
+  const validator = new uma.InMemoryNonceValidator(Date.now() - 60_000);
+  let bea: { id: string; eur: string };
+
+  beforeAll(async () => {
+    const list = await call(ctx, 'GET', '/customers', { query: { platformCustomerId: `bea-${user}` } });
+    const id = list.body.data[0].id as string;
+    const accounts = await call(ctx, 'GET', '/customers/internal-accounts', { query: { customerId: id, currency: 'EUR' } });
+    bea = { id, eur: accounts.body.data[0].id };
+  });
+
+  /** The VASP's pay request for `amount` EUR cents, written with the reference SDK alone. */
+  async function payRequest(extra: Partial<Parameters<typeof uma.getPayRequest>[0]> = {}) {
+    const keys = await publishedKeys();
+    return uma.getPayRequest({
+      receiverEncryptionPubKey: keys.getEncryptionPubKey(),
+      sendingVaspPrivateKey: vasp.keys.signingPrivateKey,
+      receivingCurrencyCode: 'EUR',
+      amount: 1000,
+      isAmountInReceivingCurrency: true,
+      payerIdentifier: sam,
+      payerKycStatus: uma.KycStatus.Verified,
+      umaMajorVersion: 1,
+      trInfo: JSON.stringify({ FULL_NAME: 'Sam Sender', NATIONALITY: 'FR', BIRTH_DATE: '1980-02-03' }),
+      payerData: { name: 'Sam Sender', nationality: 'FR' },
+      requestedPayeeData: { name: { mandatory: true } },
+      ...extra,
+    });
+  }
+  const post = (path: string, body: string) =>
+    ctx.app.inject({ method: 'POST', url: path, headers: { host: domain, 'content-type': 'application/json' }, payload: body });
+  const payreq = (request: uma.PayRequest) => post(`/uma/payreq/%24${user}`, request.toJsonString());
+
+  async function settle(invoice: string, key = vasp.keys.signingPrivateKey, vaspDomain = vasp.domain) {
+    const nonce = uma.generateNonce();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = await uma.signPayload(`${invoice}|${nonce}|${timestamp}`, key);
+    const res = await post('/uma/sandbox/settle', JSON.stringify({ invoice, vaspDomain, nonce, timestamp, signature }));
+    return { status: res.statusCode, body: JSON.parse(res.body) };
+  }
+
+  async function incoming() {
+    const list = await call(ctx, 'GET', '/transactions', { query: { customerId: bea.id, type: 'INCOMING' } });
+    return list.body.data as Array<Record<string, any>>;
+  }
+
+  it('answers a verified pay request with payee data, a signed compliance section and an invoice for amount × multiplier, then credits once on settlement', async () => {
+    const request = await payRequest();
+    const res = await payreq(request);
+    expect(res.statusCode, res.body).toBe(200);
+    const response = uma.PayReqResponse.fromJson(res.body);
+    expect(await uma.verifyPayReqResponseSignature(response, sam, address, await publishedKeys(), validator)).toBe(true);
+    expect(response.payeeData).toMatchObject({ identifier: address, name: 'Bea Receiver' });
+    const multiplier = response.converted!.multiplier;
+    expect(response.converted).toMatchObject({ amount: 1000, currencyCode: 'EUR', decimals: 2, fee: 0 });
+    const decoded = bolt11.decode(response.pr, { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0] });
+    expect(decoded.millisatoshis).toBe(String(Math.round(1000 * multiplier)));
+    expect(decoded.payeeNodeKey).toBe(response.payeeData!.compliance!.nodePubKey);
+    expect(decoded.timeExpireDate! - decoded.timestamp!).toBe(300);
+    const hash = decoded.tags.find((t) => t.tagName === 'payment_hash')!.data as string;
+    // Nothing lands before the invoice is paid.
+    expect(await incoming()).toHaveLength(0);
+
+    const settled = await settle(response.pr);
+    expect(settled).toMatchObject({ status: 200, body: { status: 'COMPLETED' } });
+    expect(createHash('sha256').update(Buffer.from(settled.body.preimage, 'hex')).digest('hex')).toBe(hash);
+    const [tx] = await incoming();
+    expect(tx).toMatchObject({
+      status: 'COMPLETED',
+      receivedAmount: { amount: 1000, currency: { code: 'EUR' } },
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: sam },
+      counterpartyInformation: { FULL_NAME: 'Sam Sender', NATIONALITY: 'FR', BIRTH_DATE: '1980-02-03' },
+    });
+    expect(await balance(ctx, bea.eur)).toBe(1000);
+
+    // Settling again reveals the same preimage and credits nothing more.
+    const again = await settle(response.pr);
+    expect(again.body).toEqual(settled.body);
+    expect(await incoming()).toHaveLength(1);
+    expect(await balance(ctx, bea.eur)).toBe(1000);
+  });
+
+  it('refuses a replayed pay request, missing payer data and a payee field it cannot give; nothing is issued', async () => {
+    const request = await payRequest();
+    expect((await payreq(request)).statusCode).toBe(200);
+    const invoices = async () => (await ctx.container.db.executor().selectFrom('uma_invoices').select('payment_hash').execute()).length;
+    const issued = await invoices();
+    const replay = await payreq(request);
+    expect(replay.statusCode).toBe(400);
+    expect(JSON.parse(replay.body).code).toBe('INVALID_NONCE');
+    const noNationality = await payreq(await payRequest({ payerData: { name: 'Sam Sender' } }));
+    expect(noNationality.statusCode).toBe(400);
+    expect(JSON.parse(noNationality.body)).toMatchObject({ code: 'MISSING_PAYER_DATA', missingFields: ['NATIONALITY'] });
+    const payee = await payreq(await payRequest({ requestedPayeeData: { taxId: { mandatory: true } } }));
+    expect(payee.statusCode).toBe(400);
+    expect(JSON.parse(payee.body)).toMatchObject({ code: 'MISSING_PAYEE_DATA', missingFields: ['taxId'] });
+    const otherCurrency = await payreq(await payRequest({ receivingCurrencyCode: 'GBP' }));
+    expect(JSON.parse(otherCurrency.body).code).toBe('INVALID_CURRENCY');
+    expect(await invoices()).toBe(issued);
+  });
+
+  it('is settled only by the VASP that asked, with its own signature', async () => {
+    const response = uma.PayReqResponse.fromJson((await payreq(await payRequest())).body);
+    const before = (await incoming()).length;
+    const forged = await settle(response.pr, impostor.keys.signingPrivateKey);
+    expect(forged.status).toBe(401);
+    const elsewhere = await settle(response.pr, impostor.keys.signingPrivateKey, 'impostor.test');
+    expect(elsewhere.body.code).toBe('COUNTERPARTY_NOT_ALLOWED');
+    const unknown = await settle(
+      'lnbcrt1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6twvus8g6rfwvs8qun0dfjkxaq8rkx3yf5tcsyz3d73gafnh3cax9rn449d9p5uxz9ezhhypd0elx87sjle52x86fux2ypatgddc6k63n7erqz25le42c4u4ecky03ylcqca784w',
+    );
+    expect(unknown.body.code).toBe('INVALID_INVOICE');
+    expect(await incoming()).toHaveLength(before);
   });
 });

@@ -36,8 +36,8 @@ export const APPROVAL_TIMEOUT_JOB = 'incoming.approval-timeout';
 export const incomingSubject = (transactionId: string) => `incoming:${transactionId}`;
 
 export interface Arrival {
-  /** LOCAL: paid by a platform hosted here; SANDBOX: POST /sandbox/uma/receive */
-  origin: 'LOCAL' | 'SANDBOX';
+  /** LOCAL: paid by a platform hosted here; SANDBOX: POST /sandbox/uma/receive; REMOTE: a settled invoice of another provider's pay request (src/modules/uma/pay-requests.ts) */
+  origin: 'LOCAL' | 'SANDBOX' | 'REMOTE';
   receiver: { scope: Scope; customer: CustomersTable; config: PlatformConfigsTable; address: string; internalAccountId: string };
   currency: string;
   receivedAmount: bigint;

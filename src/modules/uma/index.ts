@@ -15,6 +15,8 @@ import { createNonceStore } from './nonces.js';
 import type { CounterpartyPolicy } from './policy.js';
 import { createReceiving } from './receiving.js';
 import { createSending } from './sending.js';
+import { createPayRequests } from './pay-requests.js';
+import type { Arrivals } from '../incoming/arrival.js';
 import { receiverErrors } from '../receiver/errors.js';
 import { domainOf, type Resolver } from '../receiver/resolver.js';
 import { createWireClient } from './wire-client.js';
@@ -28,6 +30,8 @@ export interface UmaWireDeps {
   domainAddresses: readonly DomainAddress[];
   allowPrivate: boolean;
   policy: CounterpartyPolicy;
+  /** a getter: incoming payments are assembled after this module */
+  arrivals: () => Arrivals;
   /** DNS answers for the URL guard (tests); the system resolver otherwise */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -46,7 +50,8 @@ export function createUmaWire(deps: UmaWireDeps) {
       return sending.lookup(sender, address);
     },
   };
-  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver };
+  const payRequests = createPayRequests({ ...deps, keys, nonces, counterparties, receiving });
+  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver, payRequests };
 }
 
 export type UmaWire = ReturnType<typeof createUmaWire>;

@@ -26,4 +26,13 @@ export function umaWireRoutes(app: FastifyInstance, uma: UmaWire) {
   app.get('/.well-known/lnurlpubkey', route, async (req, reply) => answer(reply, () => receiving.publishedKeys(req.headers.host)));
   app.get('/.well-known/uma-configuration', route, async (req, reply) => answer(reply, () => receiving.configuration(req.headers.host)));
   app.get('/.well-known/lnurlp/:user', route, async (req, reply) => answer(reply, () => receiving.lnurlp(req.headers.host, req.url)));
+  // The callback of an LNURLP answer; the body is the SDK's JSON, read as text so nothing reshapes it.
+  app.post<{ Params: { user: string } }>('/uma/payreq/:user', { ...route, bodyLimit: 64 * 1024 }, async (req, reply) =>
+    answer(reply, () =>
+      uma.payRequests.payRequest(req.headers.host, req.params.user, typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)),
+    ),
+  );
+  app.post('/uma/sandbox/settle', { ...route, bodyLimit: 16 * 1024 }, async (req, reply) =>
+    answer(reply, () => uma.payRequests.settle(req.headers.host, req.body)),
+  );
 }

@@ -57,10 +57,42 @@ export interface UmaRemoteLookupsTable {
   created_at: string;
 }
 
+export interface UmaInvoicesTable {
+  /** hex sha256 of the preimage */
+  payment_hash: string;
+  platform_id: string;
+  environment: string;
+  customer_id: string;
+  receiver_address: string;
+  /** the payer's UMA address, from the signed pay request */
+  sender_address: string;
+  /** the VASP that signed the pay request: only it may settle */
+  sender_domain: string;
+  currency: string;
+  /** receiving minor units the customer gets */
+  amount: bigint | number;
+  amount_msats: bigint | number;
+  fee_msats: bigint | number;
+  multiplier: string;
+  /** JSON: the payer data and decrypted travel-rule information, as Corridor field names */
+  counterparty_information: string;
+  bolt11: string;
+  /** hex, sealed under the KEK until revealed by settlement */
+  preimage: string;
+  /** OPEN → SETTLED */
+  status: 'OPEN' | 'SETTLED';
+  /** the INCOMING transaction its settlement opened */
+  transaction_id: string | null;
+  expires_at: string;
+  created_at: string;
+  settled_at: string | null;
+}
+
 declare module '../../db/schema.js' {
   interface DB {
     uma_keys: UmaKeysTable;
     uma_nonces: UmaNoncesTable;
     uma_remote_lookups: UmaRemoteLookupsTable;
+    uma_invoices: UmaInvoicesTable;
   }
 }
