@@ -102,6 +102,8 @@ function buildFile(input: RdfiFileInput, items: readonly Item[], kind: 'return' 
   let fileDebit = 0n;
   let fileCredit = 0n;
   let fileCount = 0;
+  // Trace numbers are the RDFI's and unique in the file: one sequence per RDFI across its batches.
+  const sequences = new Map<string, number>();
   for (const group of groups.values()) {
     batchNumber += 1;
     const b = group[0].batch;
@@ -115,9 +117,11 @@ function buildFile(input: RdfiFileInput, items: readonly Item[], kind: 'return' 
     let debit = 0n;
     let credit = 0n;
     const body: string[] = [];
-    group.forEach((item, i) => {
+    for (const item of group) {
       const e = item.entry;
-      const trace = rdfi + numeric(i + 1, 7);
+      const sequence = (sequences.get(rdfi) ?? 0) + 1;
+      sequences.set(rdfi, sequence);
+      const trace = rdfi + numeric(sequence, 7);
       // Back to the original ODFI, whose 9th routing digit the original batch did not carry.
       const odfi = b.originatingDFIIdentification;
       const amount = kind === 'change' ? 0n : e.amount;
@@ -164,7 +168,7 @@ function buildFile(input: RdfiFileInput, items: readonly Item[], kind: 'return' 
       hash += BigInt(odfi);
       if (isCreditCode(code)) credit += amount;
       else debit += amount;
-    });
+    }
     const entryHash = hash % ENTRY_HASH_MODULUS;
     records.push(
       assemble(BATCH_HEADER, {
