@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, testContext, type TestContext } from './helpers/context.js';
 import bolt11 from 'bolt11';
 import { createHash } from 'node:crypto';
-import { balance } from './helpers/payments.js';
+import { balance, drainWebhooks } from './helpers/payments.js';
+import { startWebhookReceiver } from './helpers/webhook-receiver.js';
 import { startVasp, uma, type TestVasp } from './helpers/uma-vasp.js';
 
 let ctx: TestContext;
@@ -412,6 +413,47 @@ describe('payments from another UMA provider, settled on the sandbox Lightning',
     const otherCurrency = await payreq(await payRequest({ receivingCurrencyCode: 'GBP' }));
     expect(JSON.parse(otherCurrency.body).code).toBe('INVALID_CURRENCY');
     expect(await invoices()).toBe(issued);
+  });
+
+  it("waits for the platform's approval before the preimage is revealed; a rejection never reveals it", async () => {
+    const config = (await call(ctx, 'GET', '/config')).body;
+    const hooks = await startWebhookReceiver({ publicKeyPem: config.webhookPublicKey });
+    try {
+      const patched = await call(ctx, 'PATCH', '/config', {
+        body: { webhookEndpoint: hooks.url, incomingPaymentApproval: { required: true, requestedReceiverCustomerInfoFields: ['FULL_NAME'] } },
+      });
+      expect(patched.status).toBe(200);
+      const before = await balance(ctx, bea.eur);
+      const approvedLater = uma.PayReqResponse.fromJson((await payreq(await payRequest())).body);
+      const pending = await settle(approvedLater.pr);
+      expect(pending.body).toEqual({ status: 'PENDING' });
+      const asked = () => hooks.accepted().filter((b) => b.type === 'INCOMING_PAYMENT' && b.transaction.status === 'PENDING');
+      await drainWebhooks(ctx);
+      expect(asked()).toHaveLength(1);
+      expect(asked()[0]).toMatchObject({
+        requestedReceiverCustomerInfoFields: ['FULL_NAME'],
+        transaction: { counterpartyInformation: { FULL_NAME: 'Sam Sender', NATIONALITY: 'FR' } },
+      });
+      const id = asked()[0].transaction.id as string;
+      expect(await balance(ctx, bea.eur)).toBe(before);
+      expect((await call(ctx, 'POST', `/transactions/${id}/approve`, { body: { receiverCustomerInfo: { FULL_NAME: 'Bea Receiver' } } })).status).toBe(200);
+      const done = await settle(approvedLater.pr);
+      expect(done.body.status).toBe('COMPLETED');
+      expect(done.body.preimage).toMatch(/^[0-9a-f]{64}$/);
+      expect(await balance(ctx, bea.eur)).toBe(before + 1000);
+
+      const rejected = uma.PayReqResponse.fromJson((await payreq(await payRequest())).body);
+      expect((await settle(rejected.pr)).body).toEqual({ status: 'PENDING' });
+      await drainWebhooks(ctx);
+      expect(asked()).toHaveLength(2);
+      expect((await call(ctx, 'POST', `/transactions/${asked()[1].transaction.id}/reject`, { body: { reason: 'unknown sender' } })).status).toBe(200);
+      const refused = await settle(rejected.pr);
+      expect(refused.body).toEqual({ status: 'REJECTED' });
+      expect(await balance(ctx, bea.eur)).toBe(before + 1000);
+    } finally {
+      await call(ctx, 'PATCH', '/config', { body: { incomingPaymentApproval: { required: false, requestedReceiverCustomerInfoFields: [] } } });
+      await hooks.close();
+    }
   });
 
   it('is settled only by the VASP that asked, with its own signature', async () => {
