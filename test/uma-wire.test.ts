@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, testContext, type TestContext } from './helpers/context.js';
 import bolt11 from 'bolt11';
 import { createHash } from 'node:crypto';
-import { balance, drainWebhooks } from './helpers/payments.js';
+import { balance, drainWebhooks, fundedCustomer } from './helpers/payments.js';
 import { startWebhookReceiver } from './helpers/webhook-receiver.js';
 import { startVasp, uma, type TestVasp } from './helpers/uma-vasp.js';
 
@@ -303,6 +303,24 @@ describe('lookups of addresses hosted by another UMA provider', () => {
       expect(res.body.details.reason).toMatch(reason);
     }
     expect(await count()).toBe(before);
+  });
+
+  it('a quote cannot pay such a lookup yet: refused before any money moves', async () => {
+    const { accounts } = await fundedCustomer(ctx, ['USD'], 100_000);
+    const found = await lookup('vic');
+    const quote = await call(ctx, 'POST', '/quotes', {
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId: accounts.USD.id },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$vic@${vasp.domain}`, currency: 'EUR' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+        lookupId: found.body.id,
+        senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+      },
+    });
+    expect(quote.status).toBe(400);
+    expect(quote.body).toMatchObject({ code: 'INVALID_INPUT', details: { fields: [{ field: 'lookupId' }] } });
+    expect(await balance(ctx, accounts.USD.id)).toBe(100_000);
   });
 
   it('refuses in PRODUCTION, where no Lightning backend is configured', async () => {

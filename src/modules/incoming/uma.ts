@@ -91,6 +91,9 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
         throw invalidField('destination.currency', "is required when destinationType is UMA_ADDRESS: one of the lookup's supportedCurrencies");
       const address = d.umaAddress.toLowerCase();
       const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { umaAddress: address }, d.currency, input.senderCustomerInfo);
+      // Refused before any money moves: the pay request and settlement towards another provider do not exist yet.
+      if (!lookup.receiver_platform_id)
+        throw invalidField('lookupId', 'is a lookup of an address hosted by another UMA provider; quotes paying other providers are not supported yet');
       await checkPayer(ex, scope, input, lookup);
       return {
         currency: d.currency,
