@@ -49,10 +49,15 @@ interface OpenBatch {
 }
 
 function describe(type: string): string {
-  return (
-    { '1': 'file header (1)', '5': 'batch header (5)', '6': 'entry detail (6)', '7': 'addenda (7)', '8': 'batch control (8)', '9': 'file control (9)' }[type] ??
-    `record type ${type}`
-  );
+  const names: Record<string, string> = {
+    '1': 'a file header (1)',
+    '5': 'a batch header (5)',
+    '6': 'an entry detail record (6)',
+    '7': 'an addenda (7)',
+    '8': 'a batch control (8)',
+    '9': 'a file control (9)',
+  };
+  return names[type] ?? `a record of type ${type}`;
 }
 
 export function inspectNachaFile(text: string): Inspection {
@@ -107,6 +112,9 @@ export function inspectNachaFile(text: string): Inspection {
     }
     if (record.length !== RECORD_LENGTH) {
       r.report('record-length', `a record is ${RECORD_LENGTH} characters, this line has ${record.length}`);
+      // A file header of the wrong length is still the header: the records after it are read as
+      // such instead of each being reported out of order.
+      if (state === 'header' && record[0] === '1') state = 'batches';
       continue;
     }
     const type = record[0];
@@ -117,7 +125,7 @@ export function inspectNachaFile(text: string): Inspection {
     const expected = { header: '1', batches: '5 or 9', 'in-batch': '6, 7 or 8' }[state];
     const allowed = state === 'header' ? type === '1' : state === 'batches' ? type === '5' || type === '9' : '678'.includes(type);
     if (!allowed) {
-      r.report('record-order', `a ${describe(type)} cannot come here: expected ${expected}`);
+      r.report('record-order', `${describe(type)} cannot come here: expected ${expected}`);
       continue;
     }
 
@@ -189,7 +197,7 @@ export function inspectNachaFile(text: string): Inspection {
     const inside = open ? ` inside batch ${open.batch.header.batchNumber}, which has no batch control record (8), and` : '';
     r.report('truncated', `the file ends after line ${lastLine}${inside} without a file control record (9): it is cut short`, lastLine);
   }
-  if (control && header) checkFileControl(r, fileControlLine, control, batches, records.length);
+  if (control) checkFileControl(r, fileControlLine, control, batches, records.length);
   if (records.length % BLOCKING_FACTOR !== 0)
     r.report('blocking', `the file has ${records.length} records; it must be padded with "9" records to a multiple of ${BLOCKING_FACTOR}`, lastLine);
   else if (fileControlLine > 0 && records.length - fileControlLine >= BLOCKING_FACTOR)

@@ -241,7 +241,7 @@ describe('parseNachaFile: refused', () => {
     const lines = text.split('\n');
     [lines[2], lines[4]] = [lines[4], lines[2]];
     expectRefused(lines.join('\n'), 3, 'record-order', /addenda \(7\) must follow an entry/);
-    expectRefused(patch(text, 2, 1, '6'), 2, 'record-order', /entry detail \(6\) cannot come here: expected 5 or 9/);
+    expectRefused(patch(text, 2, 1, '6'), 2, 'record-order', /an entry detail record \(6\) cannot come here: expected 5 or 9/);
   });
 
   it('a pain.001 XML document', () => {

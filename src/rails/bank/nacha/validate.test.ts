@@ -33,6 +33,16 @@ describe('validateNachaFile', () => {
     expect(problems.every((p) => p.message.length > 0)).toBe(true);
   });
 
+  it('reports a short file header once, and still checks the records after it', () => {
+    const text = fixture('ppd-credit.ach').replace(/ +\n/, '\n');
+    expect(validateNachaFile(text)).toEqual([{ line: 1, rule: 'record-length', message: 'a record is 94 characters, this line has 84' }]);
+    expect(validateNachaFile(patch(text, 6, 33, '000000000001')).map((p) => [p.line, p.rule])).toEqual([
+      [1, 'record-length'],
+      [6, 'batch-control'],
+      [7, 'file-control'],
+    ]);
+  });
+
   it('reports what parse refuses on, first', () => {
     const text = patch(fixture('return.ach'), 4, 1, '8');
     const problems = validateNachaFile(text);
