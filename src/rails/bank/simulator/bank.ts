@@ -565,13 +565,23 @@ export function createSimulatedBank(opts: SimulatedBankOptions): SimulatedBank {
     const files = fs
       .readdirSync(outboundDir, { withFileTypes: true })
       .filter((e) => e.isFile() && !e.name.startsWith('.'))
-      .map((e) => ({ name: e.name, stat: fs.statSync(path.join(outboundDir, e.name)) }))
+      .flatMap((e) => {
+        const stat = fs.statSync(path.join(outboundDir, e.name), { throwIfNoEntry: false });
+        return stat ? [{ name: e.name, stat }] : [];
+      })
       // In the order they arrived, as a bank's pickup job takes them.
       .sort((a, b) => a.stat.mtimeMs - b.stat.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const results: ProcessResult[] = [];
     for (const { name, stat } of files) {
       if (o.ready && !o.ready({ name, size: stat.size, mtimeMs: stat.mtimeMs })) continue;
-      const bytes = fs.readFileSync(path.join(outboundDir, name));
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(path.join(outboundDir, name));
+      } catch (e) {
+        // Removed since the listing (someone tidied the folder): nothing to answer.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw e;
+      }
       const digest = sha256(bytes);
       if (state.processed.some((p) => p.name === name && p.sha256 === digest)) continue;
       const draft = structuredClone(state);

@@ -139,4 +139,25 @@ describe('the bank simulator behind OpenSSH', () => {
     expect((await control('GET', '/nowhere')).status).toBe(404);
     expect((await control('GET', '/credit')).status).toBe(405);
   });
+
+  it('restarts where it stopped: the same host key, balances and processed files; nothing answered twice', async () => {
+    const before = (await control('GET', '/state')).body;
+    const inboundBefore = (await sftp.list('/inbound')).map((f) => f.name);
+    const hostKey = sim.sftp.hostKeySha256;
+    await sftp.close();
+    await sim.stop();
+
+    sim = await startBankSimulator({
+      dir,
+      accounts: [{ currency: 'USD', holderName: 'Corridor Test Operator', routingNumber: '021000021', accountNumber: '000123456789' }],
+      operatorPublicKey: key.public,
+      pollMs: 50,
+      log: (line) => logged.push(line),
+    });
+    sftp = await openSftp({ ...sim.sftp, privateKey: key.private, timeoutMs: 10_000 });
+    expect(sim.sftp.hostKeySha256).toBe(hostKey);
+    expect((await control('POST', '/process')).body).toEqual({ processed: [] });
+    expect((await control('GET', '/state')).body).toEqual(before);
+    expect((await sftp.list('/inbound')).map((f) => f.name)).toEqual(inboundBefore);
+  });
 });
