@@ -24,6 +24,7 @@ import * as m910 from './910_dead_jobs_index.js';
 import * as m950 from './950_uma_keys_nonces.js';
 import * as m951 from './951_uma_remote_lookups.js';
 import * as m952 from './952_uma_invoices.js';
+import * as m960 from './960_bank_credentials.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -51,4 +52,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '950_uma_keys_nonces': m950,
   '951_uma_remote_lookups': m951,
   '952_uma_invoices': m952,
+  '960_bank_credentials': m960,
 };
