@@ -51,3 +51,44 @@ export function storageFull(error: unknown): boolean {
   const { code } = error as { code?: unknown };
   return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100';
 }
+
+/** Errors that say the database did not answer at all in time, or refused to be reached. */
+const UNREACHED = /Query read timeout|timeout exceeded when trying to connect|connection timeout/i;
+const UNREACHED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+
+/** The error of work refused at once because the database was just found unreachable (503 DATABASE_UNAVAILABLE). */
+export class DatabaseUnreachable extends Error {
+  /** sqlclient_unable_to_establish_sqlconnection */
+  readonly code = '08001';
+  constructor(cause: unknown) {
+    super(`the database could not be reached a moment ago (${(cause as Error)?.message ?? cause}); not tried again yet`);
+    this.name = 'DatabaseUnreachable';
+  }
+}
+
+/**
+ * What a process knows of the database's reachability. Once an answer or a connection timed out,
+ * or a connection was refused, new work fails at once for `holdMs` instead of waiting as long
+ * again: a request meets at most one such wait, whatever number of steps it has (its reads, its
+ * transaction and the transaction's retries, the Idempotency-Key's check). After `holdMs` the next
+ * work tries again, so the process recovers by itself.
+ */
+export function reachability(holdMs = 1000) {
+  let until = 0;
+  let last: unknown;
+  return {
+    /** Throws DatabaseUnreachable while the last failure to reach the database is recent. */
+    check(): void {
+      if (Date.now() < until) throw new DatabaseUnreachable(last);
+    },
+    /** Notes an error: one that says the database was not reached starts the hold. */
+    saw(error: unknown): void {
+      if (typeof error !== 'object' || error === null) return;
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      if ((typeof code === 'string' && UNREACHED_CODES.has(code)) || (typeof message === 'string' && UNREACHED.test(message))) {
+        until = Date.now() + holdMs;
+        last = error;
+      }
+    },
+  };
+}

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { DbStats } from './database.js';
 import type { Statement } from './statements.js';
 import { leadingClient } from './pg-leading.js';
+import type { reachability } from './faults.js';
 
 /**
  * Whether an error ended its client's connection: the server's FATAL answer (a terminated backend,
@@ -32,14 +33,16 @@ interface Read {
 }
 
 /** `send(s, params)`: the statement's result, its write shared with the reads asked for in the same turn. */
-export function readGatherer(pool: pg.Pool, stats: DbStats) {
+export function readGatherer(pool: pg.Pool, stats: DbStats, reach: ReturnType<typeof reachability>) {
   let gathered: Read[] = [];
 
   async function write(reads: Read[]): Promise<void> {
     let client: pg.PoolClient;
     try {
+      reach.check();
       client = await pool.connect();
     } catch (e) {
+      reach.saw(e);
       for (const read of reads) read.reject(e);
       return;
     }
@@ -52,6 +55,7 @@ export function readGatherer(pool: pg.Pool, stats: DbStats) {
       results.map((result, i) =>
         result.then(reads[i].resolve, (e: Error) => {
           failed ??= e;
+          reach.saw(e);
           // A read changes nothing: one whose connection ended goes again, once, on another.
           if (connectionLost(client, e) && !reads[i].again && READ.test(reads[i].s.postgres)) gather({ ...reads[i], again: true });
           else reads[i].reject(e);

@@ -19,6 +19,7 @@ import {
 import { appendQueue, firstProblem, type AppendQueue, type Problem, type Tail } from './pg-appends.js';
 import { leadingClient, type LeadingClient } from './pg-leading.js';
 import { connectionLost, readGatherer } from './pg-reads.js';
+import { reachability } from './faults.js';
 
 /**
  * PostgreSQL named prepared statements: each connection parses a statement once and keeps its plan.
@@ -114,7 +115,10 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const stats: DbStats = { statements: 0 };
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counting(stats) });
   const admin = new Kysely<DB>({ dialect: new PostgresDialect({ pool: adminPool }), log: counting(stats) });
-  const poolRunner = pgRunner(readGatherer(pool, stats).send);
+  // Once the database did not answer in time, new work fails at once for a moment instead of
+  // waiting as long again (faults.ts): a request meets at most one such wait.
+  const reach = reachability();
+  const poolRunner = pgRunner(readGatherer(pool, stats, reach).send);
   const pgLocker = rowLocker(true);
   type PgTxContext = TxContext & { appends: AppendQueue; leading: LeadingClient };
   const als = new AsyncLocalStorage<PgTxContext>();
@@ -216,8 +220,10 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     let committing = false;
     try {
       try {
+        reach.check();
         client = await pool.connect();
       } catch (e) {
+        reach.saw(e);
         // No connection within the connect timeout (the database is down or the network silent):
         // the transactions waiting behind this batch would only wait as long again, one batch at a
         // time. They are answered now, with this error (503 DATABASE_UNAVAILABLE).
@@ -322,6 +328,7 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
       for (const member of deferred) answered.add(member);
       waiting.unshift(...deferred);
     } catch (e) {
+      reach.saw(e);
       if ((e instanceof RolledBackAtCommit || (!committing && client && connectionLost(client, e))) && typeof e === 'object' && e !== null) uncommitted.add(e);
       if (leading) await leading.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
       for (const member of members) if (!answered.has(member)) member.reject(e);
