@@ -79,9 +79,10 @@ function startArguments(): string[] {
 }
 
 /** Starts what `npm start` runs (the built server) and waits until it answers. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, opts: { port?: number } = {}): Promise<RunningServer> {
   ensureBuilt();
-  const port = await freePort();
+  // A port chosen beforehand lets two servers be told each other's address before either starts.
+  const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, startArguments(), {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
