@@ -99,6 +99,8 @@ describe('NACHA acknowledgement', () => {
       'entryRejections[0].text',
     );
     expect(refusal(() => buildNachaAck({ ...accepted, file: { ...accepted.file!, totalDebit: 1 as unknown as bigint } })).field).toBe('file.totalDebit');
+    const twice = [...accepted.entryRejections, ...accepted.entryRejections];
+    expect(refusal(() => buildNachaAck({ ...accepted, entryRejections: twice })).field).toBe('entryRejections[1].traceNumber');
   });
 
   it.each<[string, (t: string) => string, RegExp]>([
@@ -116,6 +118,7 @@ describe('NACHA acknowledgement', () => {
     ['an unknown status', (t) => t.replace('STATUS: ACCEPTED', 'STATUS: OK'), /line 10: STATUS/],
     ['a short trace number', (t) => t.replace('121042880000003 R03', '12104288003 R03'), /line 11: ENTRY-REJECTED starts with a 15-digit trace number/],
     ['a rejection without text', (t) => t.replace(' No account/unable to locate account', ''), /line 11: ENTRY-REJECTED text/],
+    ['an entry rejected twice', (t) => t.replace(/(ENTRY-REJECTED: .*\n)/, '$1$1'), /line 12: entry 121042880000003 is rejected twice/],
     ['a REJECTED status without reason', (t) => t.replace('STATUS: ACCEPTED\nENTRY-REJECTED', 'STATUS: REJECTED\nENTRY-REJECTED'), /line 11: expected REASON/],
   ])('refuses %s', (_, change, message) => {
     const err = refusal(() => parseNachaAck(change(ACCEPTED_TEXT)));

@@ -28,7 +28,8 @@
  * - ACKNOWLEDGED-AT is a UTC instant to the second.
  * - STATUS is ACCEPTED or REJECTED. REJECTED is followed by one line "REASON: CODE text" (the whole
  *   file is refused, nothing will settle). ACCEPTED may be followed by any number of lines
- *   "ENTRY-REJECTED: trace-number CODE text" for entries the bank refused while taking the rest.
+ *   "ENTRY-REJECTED: trace-number CODE text" for entries the bank refused while taking the rest,
+ *   each trace number once.
  * - A CODE is 1-20 of A-Z, 0-9, "_", "-"; a text 1-200 printable ASCII characters.
  */
 
@@ -150,6 +151,8 @@ export function buildNachaAck(ack: NachaAck): string {
     if (ack.reason !== undefined) throw new NachaError('reason', 'only a REJECTED file has a reason');
     rejections.forEach((e, i) => {
       if (!isDigits(e.traceNumber ?? '', 15)) throw new NachaError(`entryRejections[${i}].traceNumber`, 'must be 15 digits');
+      if (rejections.findIndex((x) => x.traceNumber === e.traceNumber) !== i)
+        throw new NachaError(`entryRejections[${i}].traceNumber`, `${e.traceNumber} is rejected twice`);
       const r = checkReason(`entryRejections[${i}]`, e);
       lines.push(`ENTRY-REJECTED: ${e.traceNumber} ${r.code} ${r.text}`);
     });
@@ -229,6 +232,7 @@ export function parseNachaAck(text: string): NachaAck {
       const v = take('ENTRY-REJECTED');
       const trace = v.slice(0, 15);
       if (!isDigits(trace, 15) || v[15] !== ' ') fail('ENTRY-REJECTED starts with a 15-digit trace number', i);
+      if (entryRejections.some((e) => e.traceNumber === trace)) fail(`entry ${trace} is rejected twice`, i);
       entryRejections.push({ traceNumber: trace, ...codeAndText(v.slice(16), 'ENTRY-REJECTED') });
     }
   if (lines[i] !== 'END')
