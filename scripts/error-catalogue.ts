@@ -23,6 +23,10 @@ Every error response has the same shape (the HTTP status is repeated in the body
 missing fields or amounts for business rules. Branch on \`code\`, never on \`message\`: messages may
 be reworded, codes never change.
 
+An error answer stays small whatever the request: \`fields\` lists at most 50 problems (when there
+were more, \`omittedFields\` says how many were left out), texts in \`details\` are cut at 500
+characters and \`message\` at 1,000.
+
 | HTTP | code | meaning |
 |---|---|---|
 ${rows.map(([code, d]) => `| ${d.status} | \`${code}\` | ${d.message} |`).join('\n')}
