@@ -1064,3 +1064,38 @@ describe("a quote to EXTERNAL_ACCOUNT_DETAILS (the SDK's one-step destination)",
     expect(fields(expectError(stray, 400, 'INVALID_INPUT') && stray)).toEqual(['destination.externalAccountDetails']);
   });
 });
+
+describe("the SDK's minimal customer: platformCustomerId and customerType", () => {
+  it.each([
+    ['INDIVIDUAL', 'fullName', { fullName: 'Ada Lovelace' }, 'APPROVED'],
+    ['BUSINESS', 'businessInfo', { businessInfo: { legalName: 'Analytical Engines Ltd' } }, 'PENDING'],
+  ])('%s: accepted UNVERIFIED, the missing %s named in the answer, verified as usual once it arrives', async (customerType, missing, data, after) => {
+    const p = await platform();
+    const c = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: `min-${customerType}`, customerType } });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    expect(c.body).toMatchObject({ customerType, kycStatus: 'UNVERIFIED', missingFields: [missing] });
+    expect(c.body.umaAddress).toMatch(/^\$.+@/);
+    expect((await call(ctx, 'GET', `/customers/${c.body.id}`, { auth: p.auth })).body).toEqual(c.body);
+    // Not approvable while the data is missing; other changes are fine.
+    const approve = await call(ctx, 'PATCH', `/customers/${c.body.id}`, { auth: p.auth, body: { kycStatus: 'APPROVED' } });
+    expect(fields(expectError(approve, 400, 'INVALID_INPUT') && approve)).toEqual(['kycStatus']);
+    const currencies = await call(ctx, 'PATCH', `/customers/${c.body.id}`, { auth: p.auth, body: { currencies: ['USD', 'EUR'] } });
+    expect(currencies.body).toMatchObject({ kycStatus: 'UNVERIFIED', missingFields: [missing] });
+    // The data arrives: the sandbox's usual status at creation, and nothing missing.
+    const filled = await call(ctx, 'PATCH', `/customers/${c.body.id}`, { auth: p.auth, body: data });
+    expect(filled.body.kycStatus).toBe(after);
+    expect(filled.body).not.toHaveProperty('missingFields');
+  });
+
+  it('a complete customer answers as before: no missingFields, the usual status', async () => {
+    const p = await platform();
+    const c = await call(ctx, 'POST', '/customers', { auth: p.auth, body: { platformCustomerId: 'full', customerType: 'INDIVIDUAL', fullName: 'Ada' } });
+    expect(c.body.kycStatus).toBe('APPROVED');
+    expect(c.body).not.toHaveProperty('missingFields');
+    const bad = await call(ctx, 'POST', '/customers', {
+      auth: p.auth,
+      body: { platformCustomerId: 'ind', customerType: 'INDIVIDUAL', businessInfo: { legalName: 'X' } },
+    });
+    expect(fields(expectError(bad, 400, 'INVALID_INPUT') && bad)).toEqual(['businessInfo']);
+  });
+});

@@ -114,6 +114,11 @@ export const CustomerSchema = Type.Object(
     nationality: Type.Optional(Type.String()),
     address: Type.Optional(AddressSchema),
     businessInfo: Type.Optional(BusinessInfoSchema),
+    missingFields: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'What the customer still lacks before it can be verified (fullName, businessInfo); it stays UNVERIFIED until given',
+      }),
+    ),
   },
   { examples: [EXAMPLE_CUSTOMER] },
 );

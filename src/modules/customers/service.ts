@@ -9,7 +9,7 @@ import { customerErrors } from './errors.js';
 import { customerRepository, encodeCurrencies, VIEW_COLUMNS, type CustomerFilters, type CustomerRow } from './repository.js';
 import { checkBirthDate, checkCurrencyCombination, defaultCurrencies, generateUmaAddress, initialKycStatus, normaliseUmaAddress } from './rules.js';
 import type { CustomerCreate, CustomerPatch } from './schemas.js';
-import { customerView } from './view.js';
+import { customerView, missingFields } from './view.js';
 import { invalidField } from '../../common/errors.js';
 import { openCustomerAccounts, syncCustomerAccounts } from '../internal-accounts/sync.js';
 import { bumpCounts, countKey, countKeyFor, readCount } from '../../db/counters.js';
@@ -62,11 +62,10 @@ export function createCustomerService(deps: CustomerServiceDeps) {
    */
   const umaDomainHeld = async (scope: Scope) => (await heldConfig(db, scope)).uma_domain;
 
-  function checkTypeFields(type: string, input: { fullName?: string; businessInfo?: unknown }, existing?: CustomerRow) {
+  // A customer may lack its name or businessInfo (the vendor SDK's minimal create): it is then
+  // UNVERIFIED and says what is missing (view.ts, missingFields) until a PATCH gives it.
+  function checkTypeFields(type: string, input: { businessInfo?: unknown }) {
     if (type === 'INDIVIDUAL' && input.businessInfo !== undefined) throw invalidField('businessInfo', 'is only for BUSINESS customers');
-    if (type === 'INDIVIDUAL' && input.fullName === undefined && !existing?.full_name) throw invalidField('fullName', 'is required for INDIVIDUAL customers');
-    if (type === 'BUSINESS' && input.businessInfo === undefined && !existing?.business_info)
-      throw invalidField('businessInfo', 'is required for BUSINESS customers (at least legalName)');
   }
 
   /** Every change of kycStatus (API, sandbox KYC page, operator) reports the customer as it now is. */
@@ -99,7 +98,10 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           uma_address: umaAddress,
           region,
           currencies: encodeCurrencies(currencies),
-          kyc_status: initialKycStatus(scope.environment, input.customerType),
+          kyc_status:
+            missingFields({ customer_type: input.customerType, full_name: input.fullName ?? null, business_info: input.businessInfo ? '{}' : null }).length > 0
+              ? 'UNVERIFIED'
+              : initialKycStatus(scope.environment, input.customerType),
           full_name: input.fullName ?? null,
           birth_date: input.birthDate ?? null,
           nationality: input.nationality ?? null,
@@ -133,7 +135,15 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         const row = await getLive(scope, id);
         if (patch.customerType !== undefined && patch.customerType !== row.customer_type)
           throw invalidField('customerType', `cannot change; this customer is ${row.customer_type}`);
-        checkTypeFields(row.customer_type, patch, row);
+        checkTypeFields(row.customer_type, patch);
+        // A customer that lacks its data cannot be APPROVED before it has it.
+        const stillMissing = missingFields({
+          customer_type: row.customer_type,
+          full_name: patch.fullName ?? row.full_name,
+          business_info: patch.businessInfo !== undefined ? JSON.stringify(patch.businessInfo) : row.business_info,
+        });
+        if (patch.kycStatus === 'APPROVED' && stillMissing.length)
+          throw invalidField('kycStatus', `cannot be APPROVED while the customer lacks ${stillMissing.join(', ')}`);
         const changes: Partial<CustomerRow> = { updated_at: clock.now().toISOString() };
         if (patch.currencies) changes.currencies = encodeCurrencies(patch.currencies);
         if (patch.umaAddress) changes.uma_address = normaliseUmaAddress(patch.umaAddress, await umaDomainHeld(scope));
@@ -159,6 +169,9 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         if (patch.address !== undefined) changes.address = JSON.stringify(patch.address);
         if (patch.region !== undefined) changes.region = patch.region;
         if (patch.businessInfo !== undefined) changes.business_info = JSON.stringify(patch.businessInfo);
+        // Once the missing data arrives, an UNVERIFIED customer takes the status a complete one starts with.
+        if (patch.kycStatus === undefined && row.kyc_status === 'UNVERIFIED' && missingFields(row).length && !stillMissing.length)
+          changes.kyc_status = initialKycStatus(scope.environment, row.customer_type);
         await customerRepository.update(trx, id, changes).catch(conflictError);
         if (patch.currencies) await syncCustomerAccounts(db, scope, id, patch.currencies, changes.updated_at!);
         const customer = customerView({ ...row, ...changes });
