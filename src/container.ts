@@ -231,6 +231,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     engine: payments.engine,
     payableAccounts: payments.services.quotes.payableAccounts,
     banks,
+    secrets,
     log: (message, facts) => process.emitWarning(`${message}: ${JSON.stringify(facts)}`),
   });
 

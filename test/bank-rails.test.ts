@@ -148,7 +148,8 @@ describe('USD through NACHA files', () => {
     acknowledge((await fileRow(built[0])).name, [{ traceNumber: payout.trace_number!, code: 'R03', text: 'No account' }]);
     await rails().worker.cycle(theBank(), { read: true });
     const tx = (await call(ctx, 'GET', `/transactions/${paid.body.id}`, { auth: prod })).body;
-    expect(tx).toMatchObject({ status: 'FAILED', failureReason: 'OFFRAMP_FAILED' });
+    expect(tx).toMatchObject({ status: 'FAILED', failureReason: 'OFFRAMP_FAILED', failureDetail: { code: 'R03', source: 'NACHA' } });
+    expect(tx.failureDetail.description).toMatch(/account/i);
     expect((await payoutRow(paid.body.id)).reason_code).toBe('R03');
     expect(await balance(ctx, usd.id, prod)).toBe(before);
   });

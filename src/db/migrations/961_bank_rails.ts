@@ -14,6 +14,7 @@ import type { Dialect } from '../database.js';
  * with what it was matched to. bank_balances: the closing balances the bank's statements gave.
  * bank_exceptions: breaks an operator must decide (unmatched credits, balance differences, files
  * refused, payouts the bank never reported), with their age.
+ * transactions.failure_detail: the bank's code of a rejection or return (JSON), shown as failureDetail.
  * No foreign key to platforms (see migration 900); a bank's rows span every platform.
  */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
@@ -124,5 +125,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('resolved_at', 'text')
     .addColumn('resolution', 'text')
     .execute();
+  // A bank's own code for a failure (R03, AC04…), kept beside the spec's failureReason.
+  await db.schema.alterTable('transactions').addColumn('failure_detail', 'text').execute();
   await db.schema.createIndex('bank_exceptions_open').on('bank_exceptions').columns(['status', 'created_at']).execute();
 }

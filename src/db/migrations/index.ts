@@ -25,6 +25,7 @@ import * as m950 from './950_uma_keys_nonces.js';
 import * as m951 from './951_uma_remote_lookups.js';
 import * as m952 from './952_uma_invoices.js';
 import * as m960 from './960_bank_credentials.js';
+import * as m961 from './961_bank_rails.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -53,4 +54,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '951_uma_remote_lookups': m951,
   '952_uma_invoices': m952,
   '960_bank_credentials': m960,
+  '961_bank_rails': m961,
 };

@@ -39,6 +39,8 @@ export interface TransactionsTable {
   reference: string;
   payment_instructions: string;
   failure_reason: string | null;
+  /** JSON {code, description?, source}: the bank's own code behind failure_reason (bank rails) */
+  failure_detail: string | null;
   refund: string | null;
   /** JSON ids of the ledger transfers reserved at execution, posted or voided once */
   pending_transfer_ids: string | null;

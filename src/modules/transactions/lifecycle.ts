@@ -34,7 +34,14 @@ export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly Transactio
 };
 
 /** The columns a transition may change, besides status and updated_at. */
-type Changes = Partial<Pick<TransactionRow, 'settled_at' | 'failure_reason' | 'refund' | 'pending_transfer_ids'>>;
+type Changes = Partial<Pick<TransactionRow, 'settled_at' | 'failure_reason' | 'failure_detail' | 'refund' | 'pending_transfer_ids'>>;
+
+/** A bank's own code behind a failureReason (bank rails): kept on the transaction, shown in its view and webhooks. */
+export interface FailureDetail {
+  code: string;
+  description?: string;
+  source: 'NACHA' | 'ISO20022';
+}
 
 /**
  * How a payment made in this request, not stored yet, is stored as it leaves PENDING: its row
@@ -54,7 +61,7 @@ type Refund = StoredRefund;
 // Every mutable column is written from the row the caller read and guarded by its status, so no
 // RETURNING is needed: the caller already holds the row.
 const UPDATE_STATUS = statement(
-  'update transactions set status = ?, updated_at = ?, settled_at = ?, failure_reason = ?, refund = ?, pending_transfer_ids = ? where id = ? and status = ?',
+  'update transactions set status = ?, updated_at = ?, settled_at = ?, failure_reason = ?, failure_detail = ?, refund = ?, pending_transfer_ids = ? where id = ? and status = ?',
 );
 const SAVE_RESERVATION = statement('update transactions set pending_transfer_ids = ? where id = ?');
 const HISTORY_COLUMNS = ['id', 'platform_id', 'environment', 'transaction_id', 'from_status', 'to_status', 'cause', 'created_at'] as const;
@@ -86,6 +93,7 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
         now,
         current.settled_at,
         current.failure_reason,
+        current.failure_detail,
         current.refund,
         current.pending_transfer_ids,
         row.id,
@@ -184,9 +192,9 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
      * refundStatus FAILED (sandbox 007) the transfers are posted instead, so the money is visibly
      * stuck in PAYOUTS_IN_FLIGHT for an operator. Incoming: the pull never arrived; voided, no refund.
      */
-    async fail(row: TransactionRow, reason: FailureReason, refundStatus: 'COMPLETED' | 'FAILED', cause: string) {
+    async fail(row: TransactionRow, reason: FailureReason, refundStatus: 'COMPLETED' | 'FAILED', cause: string, detail?: FailureDetail) {
       const outgoing = row.type === 'OUTGOING';
-      const changes: Changes = { failure_reason: reason, settled_at: null };
+      const changes: Changes = { failure_reason: reason, settled_at: null, ...(detail && { failure_detail: JSON.stringify(detail) }) };
       if (outgoing) changes.refund = JSON.stringify(refund(refundStatus, 'TRANSACTION_FAILED'));
       const failed = await move(row, [{ to: 'FAILED', cause, changes }]);
       if (!failed) return undefined;
@@ -216,9 +224,17 @@ export function createLifecycle(deps: { db: Database; clock: Clock; ledger: Ledg
      * payer. The payment's own legs are reversed, whether they were reserved then posted or
      * posted at once.
      */
-    async returnPayment(row: TransactionRow, reason: FailureReason, cause: string) {
+    async returnPayment(row: TransactionRow, reason: FailureReason, cause: string, detail?: FailureDetail) {
       const returned = await move(row, [
-        { to: 'FAILED', cause, changes: { failure_reason: reason, refund: JSON.stringify(refund('COMPLETED', 'PAYMENT_RETURNED')) } },
+        {
+          to: 'FAILED',
+          cause,
+          changes: {
+            failure_reason: reason,
+            refund: JSON.stringify(refund('COMPLETED', 'PAYMENT_RETURNED')),
+            ...(detail && { failure_detail: JSON.stringify(detail) }),
+          },
+        },
       ]);
       if (!returned) return undefined;
       const scope = scopeOf(row);

@@ -47,6 +47,7 @@ const insertTransaction = rowInsert<TransactionRow, 'append'>(
     reference: true,
     payment_instructions: true,
     failure_reason: true,
+    failure_detail: true,
     refund: true,
     pending_transfer_ids: true,
     settled_at: true,

@@ -70,6 +70,7 @@ export function newPaymentRow(p: NewPayment): TransactionRow {
     reference: p.reference ?? newFundingReference(),
     payment_instructions: JSON.stringify(p.paymentInstructions ?? []),
     failure_reason: null,
+    failure_detail: null,
     refund: null,
     pending_transfer_ids: null,
     settled_at: null,

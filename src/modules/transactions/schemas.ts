@@ -71,6 +71,16 @@ export const TransactionSchema = Type.Object({
   refund: Type.Optional(RefundSchema),
   rateDetails: Type.Optional(RateDetailsSchema),
   failureReason: Type.Optional(Type.Enum(FAILURE_REASONS)),
+  failureDetail: Type.Optional(
+    Type.Object(
+      {
+        code: Type.String({ description: "The bank's code, e.g. a NACHA return code (R03) or an ISO 20022 status reason (AC04)" }),
+        description: Type.Optional(Type.String()),
+        source: Type.String({ description: 'NACHA or ISO20022' }),
+      },
+      { description: 'PRODUCTION bank rails: what the bank said when it rejected or returned the payment' },
+    ),
+  ),
 });
 export type TransactionView = Static<typeof TransactionSchema>;
 

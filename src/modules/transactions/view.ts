@@ -36,5 +36,6 @@ export function transactionView(row: TransactionRow): TransactionView {
     refund: refund && absent(refund),
     rateDetails: jsonOrNull<NonNullable<TransactionView['rateDetails']>>(row.rate_details),
     failureReason: row.failure_reason as TransactionView['failureReason'] | null,
+    failureDetail: jsonOrNull<NonNullable<TransactionView['failureDetail']>>(row.failure_detail),
   });
 }

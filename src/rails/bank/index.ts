@@ -6,7 +6,6 @@
  * rail.started (QUEUED) → outbound.buildDue (IN_FILE) → outbound.uploadBuilt (SENT) →
  * inbound.ingest → settlement: accept (COMPLETED) | reject (FAILED) | returned (COMPLETED → FAILED).
  */
-import fs from 'node:fs';
 import type { Clock } from '../../common/clock.js';
 import type { Database, Executor } from '../../db/database.js';
 import type { JobQueue } from '../../db/jobs.js';
@@ -16,6 +15,8 @@ import type { PaymentEngine } from '../../modules/transactions/engine.js';
 import type { Lifecycle } from '../../modules/transactions/lifecycle.js';
 import type { TransactionRow } from '../../modules/transactions/repository.js';
 import type { Scope } from '../../common/scope.js';
+import type { Sealer } from '../../secrets/envelope.js';
+import { openBankKey } from './credentials.js';
 import { createInbound } from './inbound.js';
 import { createMoneyIn } from './money-in.js';
 import { createOutbound } from './outbound.js';
@@ -38,8 +39,8 @@ export function createBankRails(deps: {
   engine: PaymentEngine;
   payableAccounts: (trx: Executor, scope: Scope, tx: TransactionRow) => Promise<ExternalAccountRow>;
   banks: readonly BankProfile[];
-  /** The private key of a bank's SFTP login (sealed in the database, or its configured file). */
-  privateKeyOf?: (bank: BankProfile) => Promise<string | Buffer>;
+  /** Opens sealed values (a bank's SFTP key imported with `npx corridor bank key import`). */
+  secrets: Sealer;
   log: (message: string, facts: Record<string, unknown>) => void;
 }) {
   const now = () => deps.clock.now();
@@ -54,12 +55,9 @@ export function createBankRails(deps: {
   const settlement = createSettlement({ now, ledger: deps.ledger, lifecycle: deps.lifecycle, ...moneyIn });
   const outbound = createOutbound({ db: deps.db, now });
   const inbound = createInbound({ db: deps.db, now, settlement });
-  const privateKeyOf =
-    deps.privateKeyOf ??
-    (async (bank: BankProfile) => {
-      if (!bank.sftp.privateKeyFile) throw new Error(`bank ${bank.id}: no SFTP key (import one with npx corridor bank key import, or set sftp.privateKeyFile)`);
-      return fs.readFileSync(bank.sftp.privateKeyFile);
-    });
+  // The key imported into the database (sealed), else the profile's key file: read at each
+  // connection, so an imported or rotated key takes effect without a restart.
+  const privateKeyOf = async (bank: BankProfile) => (await openBankKey(deps.db, deps.secrets, bank.id, bank.sftp.privateKeyFile)).privateKey;
   const worker = createBankWorker({
     db: deps.db,
     clock: deps.clock,

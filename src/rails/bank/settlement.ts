@@ -16,7 +16,7 @@ import type { Scope } from '../../common/scope.js';
 import type { Executor } from '../../db/database.js';
 import type { BankPayoutsTable } from '../../db/tables/bank-rails.js';
 import { bankLegs, type Ledger } from '../../ledger/index.js';
-import type { Lifecycle } from '../../modules/transactions/lifecycle.js';
+import type { FailureDetail, Lifecycle } from '../../modules/transactions/lifecycle.js';
 import { transactionRepository, type TransactionRow } from '../../modules/transactions/repository.js';
 import type { FailureReason } from '../types.js';
 import { raiseException } from './exceptions.js';
@@ -50,6 +50,28 @@ const scopeOf = (row: { platform_id: string; environment: string }): Scope => ({
 
 /** Why a payout failed, in the spec's failureReason set: a bank refused or returned it. */
 const reasonOf = (payout: BankPayoutsTable): FailureReason => (payout.direction === 'CREDIT' ? 'OFFRAMP_FAILED' : 'QUOTE_EXECUTION_FAILED');
+
+/** The bank's own code, kept on the transaction (failureDetail) and so in its webhook. */
+function detailOf(payout: BankPayoutsTable, code: string): FailureDetail {
+  if (payout.format === 'NACHA') return { code, description: returnCodeInfo(code)?.description, source: 'NACHA' };
+  return { code, description: ISO_STATUS_REASONS[code], source: 'ISO20022' };
+}
+
+/** The ISO 20022 external status reason codes a bank most often gives for a payout it refuses or returns. */
+const ISO_STATUS_REASONS: Record<string, string> = {
+  AC01: 'Incorrect account number',
+  AC04: 'Closed account number',
+  AC06: 'Blocked account',
+  AG01: 'Transaction forbidden on this type of account',
+  AM04: 'Insufficient funds',
+  AM05: 'Duplication',
+  BE01: 'Inconsistent with end customer',
+  MD07: 'End customer deceased',
+  MS02: 'Not specified reason customer generated',
+  MS03: 'Not specified reason agent generated',
+  RC01: 'Bank identifier incorrect',
+  RR04: 'Regulatory reason',
+};
 
 export function createSettlement(deps: SettlementDeps) {
   const { ledger, lifecycle } = deps;
@@ -86,7 +108,7 @@ export function createSettlement(deps: SettlementDeps) {
     if (payout.status !== 'SENT' && payout.status !== 'IN_FILE') return;
     await mark(trx, payout, 'REJECTED', code);
     const tx = await transactionOf(trx, payout);
-    if (tx?.status === 'PROCESSING') await lifecycle.fail(tx, reasonOf(payout), 'COMPLETED', cause);
+    if (tx?.status === 'PROCESSING') await lifecycle.fail(tx, reasonOf(payout), 'COMPLETED', cause, detailOf(payout, code));
   }
 
   /** The receiving bank sent a completed payout back: COMPLETED → FAILED, the payer refunded. */
@@ -115,7 +137,7 @@ export function createSettlement(deps: SettlementDeps) {
       });
       return;
     }
-    await lifecycle.returnPayment(tx, reasonOf(payout), cause);
+    await lifecycle.returnPayment(tx, reasonOf(payout), cause, detailOf(payout, code));
   }
 
   async function applyNachaAck(trx: Executor, bank: BankProfile, report: Extract<BankReport, { kind: 'NACHA_ACK' }>, inboundId: string) {
