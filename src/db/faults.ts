@@ -83,7 +83,8 @@ export function reachability(holdMs = 1000) {
     },
     /** Notes an error: one that says the database was not reached starts the hold. */
     saw(error: unknown): void {
-      if (typeof error !== 'object' || error === null) return;
+      // Work refused by the hold itself says nothing new of the database: it must not extend it.
+      if (typeof error !== 'object' || error === null || error instanceof DatabaseUnreachable) return;
       const { code, message } = error as { code?: unknown; message?: unknown };
       if ((typeof code === 'string' && UNREACHED_CODES.has(code)) || (typeof message === 'string' && UNREACHED.test(message))) {
         until = Date.now() + holdMs;
