@@ -21,10 +21,10 @@
  *
  * - FILE-NAME is the uploaded name (letters, digits, ".", "_", "-"); FILE-SHA256 the lower-case hex
  *   SHA-256 of the bytes received, which names the file beyond doubt.
- * - FILE-CREATION (YYMMDD HHMM modifier; HHMM is "----" when the file left its optional time blank), BATCH-COUNT, ENTRY-COUNT (entry detail records) and the
- *   totals in cents are what the bank read from the file header and control record. When it could
- *   not read them (the file is not valid NACHA) each of these five lines carries "-", and only
- *   REJECTED is allowed.
+ * - FILE-CREATION (YYMMDD HHMM modifier, from the file header; HHMM is "----" when the file left
+ *   its optional time blank), BATCH-COUNT, ENTRY-COUNT (entry detail records, addenda not counted)
+ *   and the totals in cents are what the bank read from the file. When it could not read it (not
+ *   valid NACHA) each of these five lines carries "-", and only REJECTED is allowed.
  * - ACKNOWLEDGED-AT is a UTC instant to the second.
  * - STATUS is ACCEPTED or REJECTED. REJECTED is followed by one line "REASON: CODE text" (the whole
  *   file is refused, nothing will settle). ACCEPTED may be followed by any number of lines
