@@ -63,7 +63,9 @@ async function callControl(url: string, method: 'GET' | 'POST', route: string, b
   return answer;
 }
 
-const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+function out(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
 
 export function registerBankSimulatorCommand(program: Command) {
   const sim = program
