@@ -3,6 +3,7 @@ import { registerLedgerCommands } from '../ledger/cli.js';
 import { registerUserCommands } from '../dashboard/cli.js';
 import { registerPayoutCommands } from '../rails/cli.js';
 import { registerUmaDomainCommands } from '../modules/config/cli.js';
+import { registerUmaKeyCommands } from '../modules/uma/cli.js';
 import { registerSecretCommands } from '../secrets/cli.js';
 import { registerBackupCommands } from '../backup/cli.js';
 import { registerAuditCommands } from '../audit/cli.js';
@@ -18,6 +19,7 @@ export const cliCommands: Array<(program: Command) => void> = [
   registerLedgerCommands,
   registerPayoutCommands,
   registerUmaDomainCommands,
+  registerUmaKeyCommands,
   registerSecretCommands,
   registerBackupCommands,
   registerAuditCommands,

@@ -8,13 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialect } from '../helpers/env.js';
-import { freePort, serverEnvironment, startServer, type RunningServer } from '../helpers/server.js';
+import { cli, freePort, serverEnvironment, startServer, type RunningServer } from '../helpers/server.js';
 import { startVasp, uma, type TestVasp } from '../helpers/uma-vasp.js';
 
 const API = '/2025-10-13';
 
 interface Instance {
   server: RunningServer;
+  env: Record<string, string>;
+  platformId: string;
   auth: string;
   domain: string;
   cleanup: () => Promise<void>;
@@ -26,7 +28,7 @@ async function instance(db: 'sqlite' | 'postgres', base: string, port: number, m
   const c = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
   const auth = `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
   const config = await (await fetch(`${server.baseUrl}${API}/config`, { headers: { authorization: auth } })).json();
-  return { server, auth, domain: config.umaDomain, cleanup };
+  return { server, env, platformId: c.platformId, auth, domain: config.umaDomain, cleanup };
 }
 
 async function api(i: Instance, method: string, route: string, body?: unknown) {
@@ -159,6 +161,21 @@ describe('UMA between two Corridor instances', () => {
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0]).toMatchObject({ status: 'COMPLETED', receivedAmount: { amount: 2500 }, counterpartyInformation: { FULL_NAME: 'Sam Sender' } });
   });
+
+  it("the operator rotates B's keys with the CLI: a new generation of all three", async () => {
+    const keysOf = (args: string[]) => {
+      const r = cli(['uma-keys', ...args, '--platform', b.platformId, '--environment', 'SANDBOX', '--json'], b.env);
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const before = keysOf(['show']);
+    expect(before).toMatchObject({ platformId: b.platformId, umaDomain: b.domain, generation: 1 });
+    const after = keysOf(['rotate']);
+    expect(after.generation).toBe(2);
+    for (const k of ['signingPubKey', 'encryptionPubKey', 'nodePubKey']) expect(after[k]).not.toBe(before[k]);
+    const bad = cli(['uma-keys', 'show', '--platform', 'nope'], b.env);
+    expect(bad.status).not.toBe(0);
+  }, 120_000);
 
   it('A looks up a user of the SDK VASP', async () => {
     vasp.routes.set('/.well-known/lnurlp/', async (req) => {
