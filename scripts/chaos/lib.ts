@@ -31,10 +31,17 @@ export class Cluster {
   private cleanupEnv: () => Promise<void> = async () => undefined;
   private turn = 0;
 
-  static async start(dialect: 'sqlite' | 'postgres', size: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  /** `databaseUrl`: how the nodes reach the database, from the URL of the fresh schema (a relay in between, for the fault harness). */
+  static async start(
+    dialect: 'sqlite' | 'postgres',
+    size: number,
+    extraEnv: Record<string, string> = {},
+    databaseUrl: (url: string) => string = (url) => url,
+  ): Promise<Cluster> {
     if (size > 1 && dialect !== 'postgres') throw new Error('several nodes need PostgreSQL');
     const c = new Cluster();
     const { env, dataDir, cleanup } = await serverEnvironment(dialect);
+    if (env.DATABASE_URL) env.DATABASE_URL = databaseUrl(env.DATABASE_URL);
     c.env = { ...env, SANDBOX_TIME_SCALE: '1000', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', AUTH_FAILURE_LIMIT: '0', ...extraEnv };
     c.dataDir = dataDir;
     c.cleanupEnv = cleanup;
@@ -93,6 +100,8 @@ export interface Exchange {
   node?: number;
   answer?: Answer;
   error?: string;
+  /** How long the attempt waited for its answer (or its error). */
+  ms?: number;
 }
 
 export class Client {
@@ -115,6 +124,7 @@ export class Client {
     const headers: Record<string, string> = { authorization: this.auth };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (key) headers['idempotency-key'] = key;
+    const started = performance.now();
     try {
       const res = await fetch(`${node.server.baseUrl}${API}${p}`, {
         method,
@@ -127,6 +137,7 @@ export class Client {
     } catch (e) {
       ex.error = (e as Error).message;
     }
+    ex.ms = performance.now() - started;
     return ex;
   }
 

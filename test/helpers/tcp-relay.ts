@@ -17,6 +17,8 @@ export interface TcpRelay {
   reset(): void;
   /** Connections open through the relay now. */
   connections(): number;
+  /** The local ports of the relay's connections to PostgreSQL: pg_stat_activity.client_port of the backends behind it. */
+  upstreamPorts(): number[];
   close(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ export async function startTcpRelay(target: { host: string; port: number } = { h
       held = [];
     },
     connections: () => pairs.size,
+    upstreamPorts: () => [...pairs].map((p) => p.upstream.localPort).filter((port): port is number => port !== undefined),
     async close() {
       frozen = false;
       held = [];
