@@ -474,6 +474,20 @@ describe('payments from another UMA provider, settled on the sandbox Lightning',
     }
   });
 
+  it('verifies a post-transaction callback at the URL the pay response names', async () => {
+    const response = uma.PayReqResponse.fromJson((await payreq(await payRequest())).body);
+    const url = response.payeeData!.compliance!.utxoCallback!;
+    expect(url).toBe(`https://${domain}/uma/post-transaction`);
+    const path = new URL(url).pathname;
+    const signed = await uma.getPostTransactionCallback({ utxos: [], vaspDomain: vasp.domain, signingPrivateKey: vasp.keys.signingPrivateKey });
+    const ok = await post(path, JSON.stringify(signed));
+    expect(ok.statusCode, ok.body).toBe(200);
+    const replayed = await post(path, JSON.stringify(signed));
+    expect(JSON.parse(replayed.body).code).toBe('INVALID_NONCE');
+    const forged = await uma.getPostTransactionCallback({ utxos: [], vaspDomain: vasp.domain, signingPrivateKey: impostor.keys.signingPrivateKey });
+    expect((await post(path, JSON.stringify(forged))).statusCode).toBe(401);
+  });
+
   it('is settled only by the VASP that asked, with its own signature', async () => {
     const response = uma.PayReqResponse.fromJson((await payreq(await payRequest())).body);
     const before = (await incoming()).length;

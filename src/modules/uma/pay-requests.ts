@@ -13,7 +13,7 @@
  * payment has landed — at once, or when the platform approves it; a rejected or timed-out payment
  * never reveals it. Asking again answers the same, and credits nothing more.
  */
-import { getPayReqResponse, PayRequest, UmaError } from '@uma-sdk/core';
+import { getPayReqResponse, getSignablePostTransactionCallback, parsePostTransactionCallback, PayRequest, UmaError } from '@uma-sdk/core';
 import { decrypt } from 'eciesjs';
 import type { Clock } from '../../common/clock.js';
 import { currency } from '../../common/currencies.js';
@@ -58,6 +58,9 @@ export interface PayRequestDeps {
 
 const preimageContext = (paymentHash: string) => `uma_invoices|${paymentHash}`;
 const compressed = (uncompressed: Buffer) => Buffer.concat([Buffer.from([2 + (uncompressed[64] & 1)]), uncompressed.subarray(1, 33)]).toString('hex');
+
+/** Where a sender reports a finished payment (the post-transaction callback), on the receiver's own domain. */
+export const postTransactionUrl = (domain: string) => `https://${domain}/uma/post-transaction`;
 
 /** What a settlement signs: the invoice, a nonce and the time (Unix seconds). */
 export const settlementPayload = (invoice: string, nonce: string, timestamp: number) => `${invoice}|${nonce}|${timestamp}`;
@@ -208,6 +211,7 @@ export function createPayRequests(deps: PayRequestDeps) {
         receiverChannelUtxos: [],
         receiverFeesMillisats: 0,
         receiverNodePubKey: compressed(set.node.publicKey),
+        utxoCallback: postTransactionUrl(hosted.domain),
         payeeData,
         receivingVaspPrivateKey: set.signing.privateKey,
         payeeIdentifier: customer.uma_address,
@@ -243,6 +247,31 @@ export function createPayRequests(deps: PayRequestDeps) {
           .execute(),
       );
       return JSON.parse(response.toJsonString()) as Record<string, unknown>;
+    },
+
+    /**
+     * POST /uma/post-transaction: a sender's post-transaction callback, verified like every signed
+     * message (its nonce and timestamp are what the signature covers) and acknowledged. Lightning
+     * payments here use no channel of Corridor's own, so the UTXOs it reports are not screened.
+     */
+    async postTransaction(host: string | undefined, body: string) {
+      const hosted = await receiving.platformOf(host);
+      let callback;
+      try {
+        callback = parsePostTransactionCallback(body);
+      } catch (e) {
+        throw new UmaWireError('INVALID_REQUEST_FORMAT', e instanceof UmaError ? e.message.slice(0, 300) : 'not a post-transaction callback');
+      }
+      const domain = callback.vaspDomain.toLowerCase();
+      await verifySigned(
+        hosted.scope.environment,
+        domain,
+        getSignablePostTransactionCallback(callback),
+        callback.signature,
+        callback.signatureNonce,
+        callback.signatureTimestamp,
+      );
+      return {};
     },
 
     /** POST /uma/sandbox/settle: the sandbox Lightning; see the module comment. */

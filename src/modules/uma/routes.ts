@@ -32,6 +32,9 @@ export function umaWireRoutes(app: FastifyInstance, uma: UmaWire) {
       uma.payRequests.payRequest(req.headers.host, req.params.user, typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)),
     ),
   );
+  app.post('/uma/post-transaction', { ...route, bodyLimit: 64 * 1024 }, async (req, reply) =>
+    answer(reply, () => uma.payRequests.postTransaction(req.headers.host, typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null))),
+  );
   app.post('/uma/sandbox/settle', { ...route, bodyLimit: 16 * 1024 }, async (req, reply) =>
     answer(reply, () => uma.payRequests.settle(req.headers.host, req.body)),
   );
