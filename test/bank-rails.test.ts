@@ -228,6 +228,24 @@ function announce(entries: Array<{ amount: bigint; direction: 'CREDIT' | 'DEBIT'
   return entries.map((_, i) => `BANKREF-${bankRef}-${i}`);
 }
 
+/** An end-of-day statement of the operator's EUR account (camt.053) with no entries of its own. */
+const statement = (id: string, opening: bigint, closing: bigint) => {
+  const day = stamp().slice(0, 10);
+  deliver(
+    bank,
+    `${id}.xml`,
+    buildCamt053({
+      messageId: id,
+      createdAt: stamp(),
+      statementId: id,
+      account: OPERATOR_EUR,
+      openingBalance: { amount: opening, date: day },
+      closingBalance: { amount: closing, date: day },
+      entries: [],
+    }),
+  );
+};
+
 describe('EUR through SEPA pain.001, money in by reference, and the statement', () => {
   let customer: { id: string };
   let eur: { id: string; fundingReference?: string };
@@ -327,22 +345,6 @@ describe('EUR through SEPA pain.001, money in by reference, and the statement', 
   });
 
   it('a statement whose closing balance agrees with the ledger raises nothing; one that disagrees raises a balance break', async () => {
-    const statement = (id: string, opening: bigint, closing: bigint) => {
-      const day = stamp().slice(0, 10);
-      deliver(
-        bank,
-        `${id}.xml`,
-        buildCamt053({
-          messageId: id,
-          createdAt: stamp(),
-          statementId: id,
-          account: OPERATOR_EUR,
-          openingBalance: { amount: opening, date: day },
-          closingBalance: { amount: closing, date: day },
-          entries: [],
-        }),
-      );
-    };
     // Everything the bank booked so far was announced: the statement has no new entries.
     const booked = await ctx.container.db
       .executor()
@@ -361,5 +363,39 @@ describe('EUR through SEPA pain.001, money in by reference, and the statement', 
     const [found] = await breaks();
     expect(found).toMatchObject({ subject_id: 'STMT-2', currency: 'EUR' });
     expect(BigInt(found.amount!)).toBe(10n);
+  });
+
+  it('a payout the bank accepted but whose debit no statement shows by the next day is an exception, raised once', async () => {
+    const { built } = await nextWindow();
+    const file = await fileRow(built[0]);
+    const [waiting] = await ctx.container.db.executor().selectFrom('bank_payouts').selectAll().where('file_id', '=', file.id).execute();
+    const pain = parsePain001(Buffer.from(file.content).toString('utf8'));
+    deliver(
+      bank,
+      `${file.name}.pain002.xml`,
+      buildPain002({
+        messageId: `STS${file.id.slice(-8)}`,
+        createdAt: stamp(),
+        originalMessageId: pain.messageId,
+        groupStatus: 'ACCP',
+        transactions: [{ originalPaymentInformationId: `${pain.messageId}-1`, originalEndToEndId: waiting.reference, status: 'ACCP' }],
+      }),
+    );
+    await rails().worker.cycle(theBank(), { read: true });
+    expect(await status(waiting.transaction_id)).toBe('COMPLETED');
+    const unreported = () => ctx.container.db.executor().selectFrom('bank_exceptions').selectAll().where('kind', '=', 'UNREPORTED_PAYOUT').execute();
+    const balanceNow = BigInt(
+      (await ctx.container.db.executor().selectFrom('bank_balances').select('bank_amount').where('statement_id', '=', 'STMT-1').executeTakeFirstOrThrow())
+        .bank_amount,
+    );
+    // The same day: not overdue yet.
+    statement('STMT-3', balanceNow, balanceNow);
+    await rails().worker.cycle(theBank(), { read: true });
+    expect(await unreported()).toEqual([]);
+    clock.advance(24 * 3_600_000);
+    statement('STMT-4', balanceNow, balanceNow);
+    statement('STMT-5', balanceNow, balanceNow);
+    await rails().worker.cycle(theBank(), { read: true });
+    expect((await unreported()).map((e) => e.subject_id)).toEqual([waiting.transaction_id]);
   });
 });

@@ -102,7 +102,7 @@ export interface BankExceptionsTable {
   /** BankException:<uuid v7> */
   id: string;
   bank_id: string;
-  /** UNMATCHED_CREDIT | AMOUNT_MISMATCH | BALANCE_BREAK | FILE_REFUSED | UNREPORTED_PAYOUT | UNMATCHED_DEBIT */
+  /** UNMATCHED_CREDIT | UNMATCHED_DEBIT | AMOUNT_MISMATCH | BALANCE_BREAK | FILE_REFUSED | UNKNOWN_PAYOUT | UNREPORTED_PAYOUT */
   kind: string;
   /** OPEN | RESOLVED */
   status: string;

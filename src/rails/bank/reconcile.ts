@@ -57,6 +57,49 @@ async function suspense(trx: Executor, bankId: string, currency: string): Promis
   return rows.reduce((sum, r) => sum + signed({ direction: r.direction, amount: BigInt(r.amount) }), 0n);
 }
 
+/**
+ * Payouts the bank took (acknowledged, or sent) whose money never left the operator's account on
+ * its statements: a file whose effective date is before this statement's day should be booked by
+ * now. Each becomes an exception once, with its age; the money is still in flight in the ledger.
+ */
+async function unreportedPayouts(trx: Executor, bank: BankProfile, s: StatementFacts, now: Date): Promise<void> {
+  const overdue = await trx
+    .selectFrom('bank_payouts as p')
+    .innerJoin('bank_files as f', 'f.id', 'p.file_id')
+    .select(['p.transaction_id', 'p.reference', 'p.amount', 'p.status', 'f.name', 'f.effective_date'])
+    .where('p.bank_id', '=', bank.id)
+    .where('p.currency', '=', s.currency)
+    .where('p.direction', '=', 'CREDIT')
+    .where('p.status', 'in', ['SENT', 'ACCEPTED'])
+    .where('f.effective_date', '<', s.closing.date)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('bank_statement_entries as e').select('e.id').whereRef('e.matched_id', '=', 'p.transaction_id').where('e.matched_kind', '=', 'PAYOUT'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('bank_exceptions as x').select('x.id').whereRef('x.subject_id', '=', 'p.transaction_id').where('x.kind', '=', 'UNREPORTED_PAYOUT'),
+        ),
+      ),
+    )
+    .execute();
+  for (const p of overdue)
+    await raiseException(trx, {
+      bankId: bank.id,
+      kind: 'UNREPORTED_PAYOUT',
+      currency: s.currency,
+      amount: BigInt(p.amount),
+      reference: p.reference,
+      subjectId: p.transaction_id,
+      details: { file: p.name, effectiveDate: p.effective_date, status: p.status, statementId: s.statementId, statementDate: s.closing.date },
+      now: now.toISOString(),
+    });
+}
+
 export async function reconcileStatement(trx: Executor, ledger: Ledger, bank: BankProfile, s: StatementFacts, now: Date): Promise<void> {
   // A statement sent again (another file, the same statement): compared once.
   const compared = await trx
@@ -117,6 +160,7 @@ export async function reconcileStatement(trx: Executor, ledger: Ledger, bank: Ba
       created_at: now.toISOString(),
     })
     .execute();
+  await unreportedPayouts(trx, bank, s, now);
   if (ledgerSide !== s.closing.amount)
     await raiseException(trx, {
       bankId: bank.id,
