@@ -488,6 +488,33 @@ describe('payments from another UMA provider, settled on the sandbox Lightning',
     expect((await post(path, JSON.stringify(forged))).statusCode).toBe(401);
   });
 
+  it('answers malformed input with a protocol error, never a server error', async () => {
+    const bodies = [
+      '',
+      'null',
+      '[]',
+      '{"amount":"x"}',
+      '{"amount":"1000.EUR","convert":"EUR","payerData":{"identifier":"nobody","compliance":{}}}',
+      'not json',
+    ];
+    for (const body of bodies) {
+      for (const path of [`/uma/payreq/%24${user}`, '/uma/sandbox/settle', '/uma/post-transaction']) {
+        const res = await post(path, body);
+        expect(res.statusCode, `${path} ${body}`).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, `${path} ${body}`).toBeLessThan(500);
+      }
+    }
+    for (const query of [
+      '?nonce=1',
+      '?umaVersion=abc&signature=x&vaspDomain=v&nonce=1&timestamp=zz',
+      '?timestamp=99999999999999&umaVersion=1.0&signature=zz&vaspDomain=vasp.test&nonce=1',
+    ]) {
+      const res = await get(`/.well-known/lnurlp/%24${user}${query}`);
+      expect(res.statusCode, query).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, query).toBeLessThan(500);
+    }
+  });
+
   it('is settled only by the VASP that asked, with its own signature', async () => {
     const response = uma.PayReqResponse.fromJson((await payreq(await payRequest())).body);
     const before = (await incoming()).length;
