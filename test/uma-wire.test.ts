@@ -10,6 +10,7 @@ import { call, testContext, type TestContext } from './helpers/context.js';
 import bolt11 from 'bolt11';
 import { createHash } from 'node:crypto';
 import { balance, drainWebhooks, fundedCustomer } from './helpers/payments.js';
+import { createRetentionSweeper } from '../src/retention/sweeper.js';
 import { startWebhookReceiver } from './helpers/webhook-receiver.js';
 import { startVasp, uma, type TestVasp } from './helpers/uma-vasp.js';
 
@@ -321,6 +322,18 @@ describe('lookups of addresses hosted by another UMA provider', () => {
     expect(quote.status).toBe(400);
     expect(quote.body).toMatchObject({ code: 'INVALID_INPUT', details: { fields: [{ field: 'lookupId' }] } });
     expect(await balance(ctx, accounts.USD.id)).toBe(100_000);
+  });
+
+  it('the retention sweeper removes the verified terms with their lookup', async () => {
+    const found = await lookup('vic');
+    const sweeper = createRetentionSweeper({
+      db: ctx.container.db,
+      clock: { now: () => new Date(Date.now() + 8 * 86_400_000) },
+      settings: { webhookDays: 0, lookupDays: 7, batchSize: 1000 },
+    });
+    await sweeper.sweepAll();
+    const left = await ctx.container.db.executor().selectFrom('uma_remote_lookups').select('lookup_id').where('lookup_id', '=', found.body.id).execute();
+    expect(left).toEqual([]);
   });
 
   it('refuses in PRODUCTION, where no Lightning backend is configured', async () => {

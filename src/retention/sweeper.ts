@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
+import '../modules/uma/tables.js';
 
 const DAY_MS = 86_400_000;
 
@@ -164,6 +165,15 @@ export function createRetentionSweeper(deps: { db: Database; clock: Clock; setti
     return db.tx(async (trx) => {
       const rows = await trx.selectFrom('receiver_lookups').select('id').where('expires_at', '<', before).orderBy('expires_at').limit(limit).execute();
       if (rows.length === 0) return 0;
+      // A remote lookup's verified terms (src/modules/uma) go with it.
+      await trx
+        .deleteFrom('uma_remote_lookups')
+        .where(
+          'lookup_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
       const result = await trx
         .deleteFrom('receiver_lookups')
         .where(
