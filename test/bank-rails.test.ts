@@ -43,6 +43,14 @@ async function approve(customerId: string) {
   if (r.status !== 200) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
+/** A PRODUCTION customer, APPROVED, with an internal account in `currency` and an external account of `accountType`. */
+async function approvedCustomer(currency: string, accountType: string) {
+  const c = await fundedCustomer(ctx, [currency], 0, prod);
+  await approve(c.customer.id);
+  const external = await externalAccount(ctx, accountType, '000', { customerId: c.customer.id, auth: prod });
+  return { customer: c.customer, internal: c.accounts[currency], external };
+}
+
 const rails = () => ctx.container.bankRails;
 const theBank = () => rails().banks[0];
 const payoutRow = (transactionId: string) =>
@@ -74,11 +82,7 @@ describe('USD through NACHA files', () => {
   let usBank: { id: string };
 
   beforeAll(async () => {
-    const c = await fundedCustomer(ctx, ['USD'], 0, prod);
-    customer = c.customer;
-    usd = c.accounts.USD;
-    await approve(customer.id);
-    usBank = await externalAccount(ctx, 'US_ACCOUNT', '000', { customerId: customer.id, auth: prod });
+    ({ customer, internal: usd, external: usBank } = await approvedCustomer('USD', 'US_ACCOUNT'));
   });
 
   it('a pull waits for the cut-off, leaves in a NACHA debit file uploaded once, and completes when the bank accepts the file', async () => {
@@ -252,11 +256,7 @@ describe('EUR through SEPA pain.001, money in by reference, and the statement', 
   let iban: { id: string };
 
   beforeAll(async () => {
-    const c = await fundedCustomer(ctx, ['EUR'], 0, prod);
-    customer = c.customer;
-    eur = c.accounts.EUR;
-    await approve(customer.id);
-    iban = await externalAccount(ctx, 'IBAN', '000', { customerId: customer.id, auth: prod });
+    ({ customer, internal: eur, external: iban } = await approvedCustomer('EUR', 'IBAN'));
   });
 
   it("an internal account's funding instructions show the operator's collection account, and a credit with its reference is a deposit", async () => {
