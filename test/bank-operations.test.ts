@@ -332,3 +332,94 @@ describe('the exceptions queue', () => {
     expect(s.openExceptions).toBe(open.length);
   });
 });
+
+describe("the dashboard's bank routes", () => {
+  const ORIGIN = 'http://localhost:80';
+  const PASSWORD = 'correct horse battery staple';
+  type Browser = { cookie: string; csrf: string };
+
+  async function send(b: Browser, method: 'GET' | 'POST' | 'PUT', url: string, body?: object, headers: Record<string, string> = {}) {
+    const res = await ctx.app.inject({
+      method,
+      url,
+      headers: { host: 'localhost:80', origin: ORIGIN, cookie: b.cookie, 'x-csrf-token': b.csrf, ...headers },
+      ...(body === undefined ? {} : { payload: body }),
+    });
+    return {
+      status: res.statusCode,
+      text: res.body,
+      headers: res.headers,
+      body: String(res.headers['content-type']).startsWith('application/json') ? res.json() : undefined,
+    };
+  }
+
+  async function signIn(email: string, role: 'ADMIN' | 'VIEWER', platformId = ctx.platform.platformId): Promise<Browser> {
+    await ctx.container.dashboard.createUser({ platformId, email, role, password: PASSWORD });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      headers: { host: 'localhost:80', origin: ORIGIN },
+      payload: { email, password: PASSWORD },
+    });
+    const b = { cookie: String(res.headers['set-cookie'] ?? '').split(';')[0], csrf: res.json().csrfToken as string };
+    expect((await send(b, 'PUT', '/dashboard/api/session/environment', { environment: 'PRODUCTION' })).status).toBe(200);
+    return b;
+  }
+
+  it("answers ADMIN users of the operator's platform in PRODUCTION: files, a download, the queue, a resolution audited", async () => {
+    const admin = await signIn('bank-admin@example.com', 'ADMIN');
+    const files = await send(admin, 'GET', '/dashboard/api/bank/files');
+    expect(files.status).toBe(200);
+    const file = files.body.data[0];
+    expect(file).toMatchObject({ bankId: 'test-bank', status: expect.any(String), totalAmount: expect.any(Number) });
+    const download = await send(admin, 'GET', `/dashboard/api/bank/files/${file.id}/content`);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="${file.name}"`);
+    expect(Buffer.from(download.text).equals((await ops.fileContent(file.id)).content)).toBe(true);
+
+    await announce(555n, 'CREDIT', 'DASHBOARD-UNKNOWN');
+    const queue = await send(admin, 'GET', '/dashboard/api/bank/exceptions', undefined);
+    const open = queue.body.data.find((e: { reference: string }) => e.reference === 'DASHBOARD-UNKNOWN');
+    expect(open).toMatchObject({ kind: 'UNMATCHED_CREDIT', amount: 555, ageSeconds: 0 });
+
+    // A write without the session's CSRF token is refused and changes nothing.
+    const forged = await send(admin, 'POST', `/dashboard/api/bank/exceptions/${open.id}/resolve`, { action: 'SEND_BACK' }, { 'x-csrf-token': 'forged' });
+    expect(forged.status).toBe(403);
+    expect((await ops.exception(open.id)).status).toBe('OPEN');
+    const refused = await send(admin, 'POST', `/dashboard/api/bank/exceptions/${open.id}/resolve`, { action: 'NOTE', note: 'seen' });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT' } });
+
+    const resolved = await send(admin, 'POST', `/dashboard/api/bank/exceptions/${open.id}/resolve`, { action: 'SEND_BACK', note: 'unknown payer' });
+    expect(resolved.status).toBe(200);
+    expect(resolved.body).toMatchObject({ status: 'RESOLVED', resolution: { action: 'SEND_BACK', by: { type: 'USER', name: 'bank-admin@example.com' } } });
+    const again = await send(admin, 'POST', `/dashboard/api/bank/exceptions/${open.id}/resolve`, { action: 'SEND_BACK' });
+    expect(again).toMatchObject({ status: 409, body: { code: 'BANK_EXCEPTION_RESOLVED' } });
+    const audited = await db()
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'POST /dashboard/api/bank/exceptions/:id/resolve')
+      .where('target', '=', open.id)
+      .orderBy('id')
+      .execute();
+    expect(audited.map((a) => [a.actor, a.outcome, Number(a.status_code)])).toEqual([
+      ['bank-admin@example.com', 'FAILED', 403],
+      ['bank-admin@example.com', 'FAILED', 400],
+      ['bank-admin@example.com', 'SUCCEEDED', 200],
+      ['bank-admin@example.com', 'FAILED', 409],
+    ]);
+  });
+
+  it('refuses other roles, other platforms and the sandbox', async () => {
+    const viewer = await signIn('bank-viewer@example.com', 'VIEWER');
+    expect((await send(viewer, 'GET', '/dashboard/api/bank/status')).status).toBe(403);
+    const other = await ctx.newPlatform('Another platform');
+    const otherAdmin = await signIn('other-bank-admin@example.com', 'ADMIN', other.platformId);
+    const theirs = await send(otherAdmin, 'GET', '/dashboard/api/bank/exceptions');
+    expect(theirs).toMatchObject({ status: 403, body: { message: expect.stringMatching(/operator's platform/) } });
+    const admin = await signIn('bank-admin-2@example.com', 'ADMIN');
+    expect((await send(admin, 'PUT', '/dashboard/api/session/environment', { environment: 'SANDBOX' })).status).toBe(200);
+    expect(await send(admin, 'GET', '/dashboard/api/bank/status')).toMatchObject({ status: 403, body: { message: expect.stringMatching(/PRODUCTION/) } });
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/dashboard/api/bank/status' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ApiError, SESSION_API, setCsrfToken, whenSignedOut } from './api';
 import { ErrorNotice, Loading } from './components';
 import { AuditPage } from './pages/Audit';
+import { BankPage } from './pages/Bank';
 import { CustomerDetailPage } from './pages/CustomerDetail';
 import { CustomersPage } from './pages/Customers';
 import { OverviewPage } from './pages/Overview';
@@ -24,6 +25,8 @@ const NAV = [
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/sandbox', label: 'Sandbox tools', sandboxOnly: true },
   { path: '/audit', label: 'Audit log', adminOnly: true },
+  // The operator's bank rails: production money only (the server also checks the platform).
+  { path: '/bank', label: 'Bank', adminOnly: true, productionOnly: true },
 ];
 
 /** Below Mantine's sm breakpoint (48em), where the navigation folds into the burger menu. */
@@ -40,6 +43,7 @@ function Page({ path }: { path: string }) {
   if ((p = match('/transactions/:id', path))) return <TransactionDetailPage id={p.id} />;
   if (path === '/sandbox') return <SandboxPage />;
   if (path === '/audit') return <AuditPage />;
+  if (path === '/bank') return <BankPage />;
   return (
     <Stack>
       <Text fw={600}>No such page</Text>
@@ -176,7 +180,7 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
           <Stack gap={2}>
             {NAV.filter((item) => !item.adminOnly || session.user.role === 'ADMIN').map((item) => {
               const active = item.path === '/' ? path === '/' : path === item.path || path.startsWith(`${item.path}/`);
-              const disabled = item.sandboxOnly && !sandbox;
+              const disabled = (item.sandboxOnly && !sandbox) || (item.productionOnly && sandbox);
               const link = (
                 <NavLink
                   key={item.path}
@@ -194,12 +198,19 @@ function Shell({ session, onSession }: { session: Session; onSession: (s: Sessio
                       <Badge size="xs" color="orange" variant="light">
                         sandbox
                       </Badge>
+                    ) : item.productionOnly ? (
+                      <Badge size="xs" color="blue" variant="light">
+                        production
+                      </Badge>
                     ) : undefined
                   }
                 />
               );
               return disabled ? (
-                <Tooltip key={item.path} label="Switch to the sandbox to use these tools">
+                <Tooltip
+                  key={item.path}
+                  label={item.productionOnly ? 'Switch to production to see the bank rails' : 'Switch to the sandbox to use these tools'}
+                >
                   <div>{link}</div>
                 </Tooltip>
               ) : (

@@ -5,6 +5,7 @@ import { ErrorSchema } from '../common/schemas.js';
 import type { Container } from '../container.js';
 import type { App } from '../http/types.js';
 import { requireCsrf, sameOrigin, SESSION_COOKIE, sessionToken } from './auth.js';
+import { bankRoutes } from './bank-routes.js';
 import { dashboardErrors } from './errors.js';
 import { normaliseEmail, type SignedIn } from './service.js';
 
@@ -141,6 +142,9 @@ export function dashboardRoutes(app: App, container: Container) {
       reply.code(204).send(null);
     },
   );
+
+  // The Bank page (ADMIN users of the operator's platform, in PRODUCTION).
+  bankRoutes(app, container);
 
   // Anything else under /dashboard/api is an unknown route (not the pages' fallback).
   app.all(`${DASHBOARD_API}/*`, { schema: { hide: true } as object }, async (_req, reply) => {
