@@ -384,4 +384,121 @@ describe('beneficial owners', async () => {
       expectError(await call(ctx, 'POST', '/beneficial-owners', { body: owner(biz.id) }), 409, 'BENEFICIAL_OWNER_LIMIT_REACHED');
     });
   });
+
+  describe("POST /customers with beneficialOwners inline (the vendor SDK's and CLI's business)", () => {
+    // The vendor's UltimateBeneficialOwner: a full name and one individualType, the rest optional.
+    const vendorOwner = (extra: Record<string, unknown> = {}) => ({ fullName: 'Grace Brewster Hopper', individualType: 'CONTROL_PERSON', ...extra });
+    const complete = {
+      birthDate: '1976-12-09',
+      nationality: 'US',
+      address: { line1: '1 Navy Way', postalCode: '22202', country: 'US' },
+      taxId: 'X1234567',
+      emailAddress: 'grace@example.com',
+      phoneNumber: '+14155550123',
+    };
+    const ownersOf = async (customerId: string, auth?: string) =>
+      (await call(ctx, 'GET', '/beneficial-owners', { query: { customerId }, auth })).body.data as any[];
+
+    it('stores the owners with the business, each lacking fact named; the business stays short of APPROVED until they arrive', async () => {
+      const res = await call(ctx, 'POST', '/customers', {
+        body: business({
+          beneficialOwners: [vendorOwner({ percentageOwnership: 60, title: 'CEO' }), vendorOwner({ fullName: 'Ada', individualType: 'DIRECTOR' })],
+        }),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.kycStatus).toBe('PENDING');
+      expect(res.body).not.toHaveProperty('beneficialOwners');
+      const [ada, grace] = await ownersOf(res.body.id);
+      expect(grace).toMatchObject({
+        customerId: res.body.id,
+        roles: ['UBO', 'CONTROL_PERSON'],
+        ownershipPercentage: 60,
+        kycStatus: 'UNVERIFIED',
+        personalInfo: { firstName: 'Grace', middleName: 'Brewster', lastName: 'Hopper' },
+        missingFields: ['personalInfo.birthDate', 'personalInfo.nationality', 'personalInfo.address', 'personalInfo.idType', 'personalInfo.identifier'],
+      });
+      // A one-word name gives no last name: listed, not made up.
+      expect(ada).toMatchObject({ roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo: { firstName: 'Ada' } });
+      expect(ada.missingFields).toContain('personalInfo.lastName');
+      // Not approvable while an owner lacks facts.
+      const approve = await call(ctx, 'PATCH', `/customers/${res.body.id}`, { body: { kycStatus: 'APPROVED' } });
+      expect(fields(expectError(approve, 400, 'INVALID_INPUT'))).toEqual(['kycStatus']);
+      // A few facts at a time; the last one verifies the owner and, as for any owner, the business.
+      const some = await call(ctx, 'PATCH', `/beneficial-owners/${grace.id}`, { body: { personalInfo: { birthDate: '1976-12-09', nationality: 'US' } } });
+      expect(some.body).toMatchObject({ kycStatus: 'UNVERIFIED', missingFields: ['personalInfo.address', 'personalInfo.idType', 'personalInfo.identifier'] });
+      const rest = await call(ctx, 'PATCH', `/beneficial-owners/${grace.id}`, {
+        body: { personalInfo: { address: complete.address, idType: 'SSN', identifier: '123456789' } },
+      });
+      expect(rest.body.kycStatus).toBe('APPROVED');
+      expect(rest.body).not.toHaveProperty('missingFields');
+      // Ada, a director without a last name, still keeps the business from APPROVED.
+      expect((await call(ctx, 'GET', `/customers/${res.body.id}`)).body.kycStatus).toBe('PENDING');
+      await call(ctx, 'PATCH', `/beneficial-owners/${ada.id}`, {
+        body: {
+          personalInfo: {
+            lastName: 'Lovelace',
+            birthDate: '1985-12-10',
+            nationality: 'GB',
+            address: { line1: '12 St James Square', postalCode: 'SW1Y 4JH', country: 'GB' },
+            idType: 'PASSPORT',
+            identifier: 'P123',
+            countryOfIssuance: 'GB',
+          },
+        },
+      });
+      // The last missing fact of the business's owners arrived: Grace's role counts, as for any owner.
+      expect((await call(ctx, 'GET', `/customers/${res.body.id}`)).body.kycStatus).toBe('APPROVED');
+    });
+
+    it("the vendor's taxId is kept as a TAX_ID whose issuer is asked for; once given, owner and business are verified as POST /beneficial-owners would", async () => {
+      const res = await call(ctx, 'POST', '/customers', { body: business({ beneficialOwners: [vendorOwner(complete)] }) });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.kycStatus).toBe('PENDING');
+      const [o] = await ownersOf(res.body.id);
+      // The vendor's taxId is a TAX_ID whose issuing country is not guessed.
+      expect(o).toMatchObject({
+        kycStatus: 'UNVERIFIED',
+        personalInfo: { idType: 'TAX_ID', identifier: 'X1234567', email: 'grace@example.com', phoneNumber: '+14155550123' },
+        missingFields: ['personalInfo.countryOfIssuance'],
+      });
+      const done = await call(ctx, 'PATCH', `/beneficial-owners/${o.id}`, { body: { personalInfo: { countryOfIssuance: 'US' } } });
+      expect(done.body.kycStatus).toBe('APPROVED');
+      expect((await call(ctx, 'GET', `/customers/${res.body.id}`)).body.kycStatus).toBe('APPROVED');
+    });
+
+    it('refuses the whole request when one owner is refused, naming it; nothing is stored', async () => {
+      const body = business({ beneficialOwners: [vendorOwner(), vendorOwner({ birthDate: '2999-01-01', phoneNumber: '+1555' })] });
+      const bad = expectError(await call(ctx, 'POST', '/customers', { body }), 400, 'INVALID_INPUT');
+      expect(fields(bad)).toEqual(['beneficialOwners[1].birthDate', 'beneficialOwners[1].phoneNumber']);
+      const roles = expectError(
+        await call(ctx, 'POST', '/customers', {
+          body: { ...body, beneficialOwners: [vendorOwner({ individualType: 'SETTLOR' }), vendorOwner({ percentageOwnership: 12.5 })] },
+        }),
+        400,
+        'INVALID_INPUT',
+      );
+      expect(fields(roles)).toEqual(['beneficialOwners[0].individualType', 'beneficialOwners[1].percentageOwnership']);
+      const over = expectError(
+        await call(ctx, 'POST', '/customers', {
+          body: { ...body, beneficialOwners: [vendorOwner({ percentageOwnership: 60 }), vendorOwner({ percentageOwnership: 50 })] },
+        }),
+        400,
+        'OWNERSHIP_EXCEEDS_100',
+      );
+      expect(fields(over)).toEqual(['beneficialOwners[1].percentageOwnership']);
+      // No customer was stored: the same platformCustomerId is still free.
+      const list = await call(ctx, 'GET', '/customers', { query: { platformCustomerId: body.platformCustomerId } });
+      expect(list.body.data).toEqual([]);
+      const individual = { platformCustomerId: `ind-${Date.now()}`, customerType: 'INDIVIDUAL', fullName: 'Ada', beneficialOwners: [vendorOwner()] };
+      expect(fields(expectError(await call(ctx, 'POST', '/customers', { body: individual }), 400, 'INVALID_INPUT'))).toEqual(['beneficialOwners']);
+    });
+
+    it('in PRODUCTION the owners start UNVERIFIED, and one lacking facts keeps the business from APPROVED', async () => {
+      const prod = await ctx.platform.token(['VIEW', 'MANAGE'], 'PRODUCTION');
+      const res = await call(ctx, 'POST', '/customers', { auth: prod, body: business({ beneficialOwners: [vendorOwner()] }) });
+      expect(res.body.kycStatus).toBe('UNVERIFIED');
+      const approve = await call(ctx, 'PATCH', `/customers/${res.body.id}`, { auth: prod, body: { kycStatus: 'APPROVED' } });
+      expect(fields(expectError(approve, 400, 'INVALID_INPUT'))).toEqual(['kycStatus']);
+    });
+  });
 });

@@ -41,10 +41,14 @@ export const ownerRepository = {
     return { count: rows.length, uboTotal };
   },
 
-  /** Whether any owner of the business holds one of these roles. */
+  /**
+   * Whether any verified owner of the business holds one of these roles (sandbox KYB). An owner
+   * still lacking facts is UNVERIFIED and does not count until they arrive.
+   */
   async anyWithRole(db: Executor, scope: Scope, customerId: string, roles: readonly string[]) {
     const row = await this.ofCustomer(db, scope, customerId)
       .select('id')
+      .where('kyc_status', '=', 'APPROVED')
       .where((eb) => eb.or(roles.map((r) => eb('roles', 'like', `%,${r},%`))))
       .limit(1)
       .executeTakeFirst();

@@ -44,18 +44,35 @@ export function mergePersonalInfo(current: StoredPersonalInfo, changes: Personal
 }
 
 /**
+ * The facts a complete owner has and an owner created inline with its business (the vendor's
+ * shape, beneficial-owners/inline.ts) may lack, named as a PATCH gives them. countryOfIssuance is
+ * implied by SSN and ITIN (US) and needed for every other idType.
+ */
+export function missingPersonalInfo(info: Partial<PersonalInfo>): string[] {
+  const required = ['firstName', 'lastName', 'birthDate', 'nationality', 'address', 'idType', 'identifier'] as const;
+  const missing: string[] = required.filter((k) => info[k] === undefined);
+  if (info.idType !== undefined && !US_ONLY_ID_TYPES.has(info.idType) && info.countryOfIssuance === undefined) missing.push('countryOfIssuance');
+  return missing.map((k) => `personalInfo.${k}`);
+}
+
+/**
  * Checks what the schema cannot: a real past birth date, a valid phone number, the SSN/ITIN format
  * and the issuing country. Returns the stored form (phone in E.164, SSN/ITIN as 123-45-6789).
- * Every problem is reported at once, each naming its field under personalInfo.
+ * Every problem is reported at once, each named by `field` (personalInfo.<name> by default).
+ * With `partial`, facts left out are not problems: the owner lists them (missingPersonalInfo)
+ * until a PATCH gives them.
  */
-export function checkPersonalInfo(info: PersonalInfo, today: Date): StoredPersonalInfo {
+export function checkPersonalInfo(info: PersonalInfo, today: Date, opts: { partial?: boolean; field?: (name: string) => string } = {}): StoredPersonalInfo {
   const problems: FieldProblem[] = [];
-  const bad = (field: string, message: string) => problems.push({ field: `personalInfo.${field}`, in: 'body', message });
+  const name = opts.field ?? ((f: string) => `personalInfo.${f}`);
+  const bad = (field: string, message: string) => problems.push({ field: name(field), in: 'body', message });
   const out = { ...info } as StoredPersonalInfo;
 
-  const born = new Date(`${info.birthDate}T00:00:00Z`);
-  if (born.getTime() > today.getTime()) bad('birthDate', 'must not be in the future');
-  else if (today.getUTCFullYear() - born.getUTCFullYear() > 150) bad('birthDate', 'must be within the last 150 years');
+  if (info.birthDate !== undefined) {
+    const born = new Date(`${info.birthDate}T00:00:00Z`);
+    if (born.getTime() > today.getTime()) bad('birthDate', 'must not be in the future');
+    else if (today.getUTCFullYear() - born.getUTCFullYear() > 150) bad('birthDate', 'must be within the last 150 years');
+  }
 
   if (info.phoneNumber !== undefined) {
     // International form only (a leading +): without it the country would be a guess.
@@ -64,19 +81,19 @@ export function checkPersonalInfo(info: PersonalInfo, today: Date): StoredPerson
     else out.phoneNumber = parsePhoneNumberWithError(info.phoneNumber).number;
   }
 
-  if (US_ONLY_ID_TYPES.has(info.idType)) {
-    const m = (info.idType === 'SSN' ? SSN : ITIN).exec(info.identifier);
-    if (!m)
+  if (info.idType !== undefined && US_ONLY_ID_TYPES.has(info.idType)) {
+    const m = info.identifier === undefined ? undefined : (info.idType === 'SSN' ? SSN : ITIN).exec(info.identifier);
+    if (m) out.identifier = `${m[1]}-${m[2]}-${m[3]}`;
+    else if (info.identifier !== undefined)
       bad(
         'identifier',
         info.idType === 'SSN'
           ? 'must be a valid SSN: 9 digits as 123-45-6789 (no area 000, 666 or 9xx)'
           : 'must be a valid ITIN: 9 digits starting with 9, as 912-70-1234',
       );
-    else out.identifier = `${m[1]}-${m[2]}-${m[3]}`;
     if (info.countryOfIssuance !== undefined && info.countryOfIssuance !== 'US') bad('countryOfIssuance', `must be US for idType ${info.idType}`);
     out.countryOfIssuance = 'US';
-  } else if (info.countryOfIssuance === undefined) {
+  } else if (info.idType !== undefined && info.countryOfIssuance === undefined && !opts.partial) {
     bad('countryOfIssuance', `is required for idType ${info.idType}`);
   }
 

@@ -86,18 +86,20 @@ export const OwnerPatchBody = Type.Object(
 );
 export type OwnerPatch = Static<typeof OwnerPatchBody>;
 
+// Every fact is there for an owner added with POST /beneficial-owners; one created inline with its
+// business may lack some, each named in the owner's missingFields.
 export const PersonalInfoSchema = Type.Object({
   firstName: Type.String(),
   middleName: Type.Optional(Type.String()),
-  lastName: Type.String(),
-  birthDate: Type.String(),
-  nationality: Type.String(),
-  address: AddressSchema,
-  idType: Type.Enum(ID_TYPES),
-  identifier: Type.String(),
+  lastName: Type.Optional(Type.String()),
+  birthDate: Type.Optional(Type.String()),
+  nationality: Type.Optional(Type.String()),
+  address: Type.Optional(AddressSchema),
+  idType: Type.Optional(Type.Enum(ID_TYPES)),
+  identifier: Type.Optional(Type.String()),
   email: Type.Optional(Type.String()),
   phoneNumber: Type.Optional(Type.String()),
-  countryOfIssuance: Type.String(),
+  countryOfIssuance: Type.Optional(Type.String()),
 });
 
 export const OwnerSchema = Type.Object({
@@ -107,6 +109,11 @@ export const OwnerSchema = Type.Object({
   ownershipPercentage: Type.Integer(),
   personalInfo: PersonalInfoSchema,
   kycStatus: Type.Enum(KYC_STATUSES),
+  missingFields: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Facts the owner still lacks (e.g. personalInfo.birthDate); it stays UNVERIFIED and its business short of APPROVED until a PATCH gives them',
+    }),
+  ),
   createdAt: DateTime,
   updatedAt: DateTime,
 });

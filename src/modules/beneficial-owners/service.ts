@@ -19,10 +19,12 @@ import {
   KYB_ROLES,
   MAX_OWNERS_PER_CUSTOMER,
   mergePersonalInfo,
+  missingPersonalInfo,
   type StoredPersonalInfo,
 } from './rules.js';
 import type { OwnerCreate, OwnerPatch } from './schemas.js';
 import { ownerView } from './view.js';
+import { incompleteOwners } from './kyb.js';
 
 export interface OwnerServiceDeps {
   db: Database;
@@ -71,10 +73,18 @@ export function createOwnerService(deps: OwnerServiceDeps) {
    * are left as the platform sets them; a status the platform set by hand (UNVERIFIED, REJECTED)
    * is never overridden.
    */
-  async function syncKyb(trx: Executor, scope: Scope, customer: CustomerRow, qualifiedBefore: boolean, qualifiesNow: boolean, now: string) {
+  async function syncKyb(trx: Executor, scope: Scope, customer: CustomerRow, qualifiedBefore: boolean, qualifiesNow: boolean, now: string, completed = false) {
     if (scope.environment !== 'SANDBOX') return;
     let next: string | undefined;
-    if (qualifiesNow && customer.kyc_status === 'PENDING') next = 'APPROVED';
+    // An owner still lacking facts holds the business back, as it does an approval by hand
+    // (kyb.ts); the last of them completed lets another owner's role count again.
+    if (
+      (qualifiesNow || completed) &&
+      customer.kyc_status === 'PENDING' &&
+      !(await incompleteOwners(trx, scope, customer.id)).length &&
+      (qualifiesNow || (await ownerRepository.anyWithRole(trx, scope, customer.id, KYB_ROLES)))
+    )
+      next = 'APPROVED';
     if (qualifiedBefore && !qualifiesNow && customer.kyc_status === 'APPROVED' && !(await ownerRepository.anyWithRole(trx, scope, customer.id, KYB_ROLES)))
       next = 'PENDING';
     if (next) await customerRepository.update(trx, customer.id, { kyc_status: next, updated_at: now });
@@ -125,9 +135,18 @@ export function createOwnerService(deps: OwnerServiceDeps) {
         const roles = patch.roles ?? rolesBefore;
         const percentage = patch.ownershipPercentage ?? toNumber(current.ownership_percentage);
         const changes: Partial<OwnerRow> = { updated_at: clock.now().toISOString() };
+        const infoBefore = JSON.parse(current.personal_info) as StoredPersonalInfo;
+        const missingBefore = missingPersonalInfo(infoBefore);
+        let missingNow = missingBefore;
         if (patch.personalInfo) {
-          const merged = mergePersonalInfo(JSON.parse(current.personal_info) as StoredPersonalInfo, patch.personalInfo);
-          changes.personal_info = JSON.stringify(checkPersonalInfo(merged, clock.now()));
+          const merged = mergePersonalInfo(infoBefore, patch.personalInfo);
+          // An owner created lacking facts (inline with its business) may receive them a few at a
+          // time; a complete owner stays complete.
+          const stored = checkPersonalInfo(merged, clock.now(), { partial: missingBefore.length > 0 });
+          missingNow = missingPersonalInfo(stored);
+          changes.personal_info = JSON.stringify(stored);
+          // The last missing fact arrived: the owner takes the status a complete one starts with.
+          if (missingBefore.length && !missingNow.length && current.kyc_status === 'UNVERIFIED') changes.kyc_status = initialOwnerKycStatus(scope.environment);
         }
         if (patch.roles || patch.ownershipPercentage !== undefined) {
           checkUboTotal((await ownerRepository.totals(trx, scope, customer.id, id)).uboTotal, roles, percentage, customer.id);
@@ -135,7 +154,15 @@ export function createOwnerService(deps: OwnerServiceDeps) {
           changes.ownership_percentage = percentage;
         }
         await ownerRepository.update(trx, id, changes);
-        await syncKyb(trx, scope, customer, hasKybRole(rolesBefore), hasKybRole(roles), changes.updated_at as string);
+        await syncKyb(
+          trx,
+          scope,
+          customer,
+          hasKybRole(rolesBefore) && !missingBefore.length,
+          hasKybRole(roles) && !missingNow.length,
+          changes.updated_at as string,
+          missingBefore.length > 0 && !missingNow.length,
+        );
         return ownerView({ ...current, ...changes });
       });
     },

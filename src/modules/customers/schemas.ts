@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { idPattern } from '../../common/ids.js';
 import { PageQuery, PageSchema } from '../../common/pagination.js';
+import { InlineOwnersInput } from '../beneficial-owners/inline.js';
 import { AddressInput, AddressSchema, CountryCode, CurrencyCode, DateOnly, DateTime, Text, TimeRangeQuery } from '../../common/schemas.js';
 
 export const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;
@@ -74,6 +75,7 @@ export const CustomerCreateBody = Type.Object(
     currencies: Type.Optional(Currencies),
     umaAddress: Type.Optional(UmaAddress),
     businessInfo: Type.Optional(BusinessInfoInput),
+    beneficialOwners: Type.Optional(InlineOwnersInput),
   },
   { additionalProperties: false, examples: [EXAMPLE_CREATE] },
 );

@@ -14,6 +14,7 @@ import { invalidField } from '../../common/errors.js';
 import { openCustomerAccounts, syncCustomerAccounts } from '../internal-accounts/sync.js';
 import { bumpCounts, countKey, countKeyFor, readCount } from '../../db/counters.js';
 import { checkKybApproval } from '../beneficial-owners/kyb.js';
+import { insertInlineOwners, mapInlineOwners, qualifiesForKyb } from '../beneficial-owners/inline.js';
 import { createAuditLog } from '../../audit/store.js';
 import { KYC_STATUSES } from './schemas.js';
 import type { Outbox } from '../../events/outbox.js';
@@ -64,8 +65,9 @@ export function createCustomerService(deps: CustomerServiceDeps) {
 
   // A customer may lack its name or businessInfo (the vendor SDK's minimal create): it is then
   // UNVERIFIED and says what is missing (view.ts, missingFields) until a PATCH gives it.
-  function checkTypeFields(type: string, input: { businessInfo?: unknown }) {
+  function checkTypeFields(type: string, input: { businessInfo?: unknown; beneficialOwners?: unknown }) {
     if (type === 'INDIVIDUAL' && input.businessInfo !== undefined) throw invalidField('businessInfo', 'is only for BUSINESS customers');
+    if (type === 'INDIVIDUAL' && input.beneficialOwners !== undefined) throw invalidField('beneficialOwners', 'is only for BUSINESS customers');
   }
 
   /** Every change of kycStatus (API, sandbox KYC page, operator) reports the customer as it now is. */
@@ -83,7 +85,15 @@ export function createCustomerService(deps: CustomerServiceDeps) {
       const region = input.region ?? input.address?.country ?? input.nationality ?? null;
       const currencies = input.currencies ?? defaultCurrencies(region);
       checkCurrencyCombination(currencies);
+      // The vendor's inline owners, checked before anything is written: one refused owner refuses
+      // the whole request.
+      const owners = mapInlineOwners(input.beneficialOwners ?? [], clock.now());
       const now = clock.now().toISOString();
+      const missing = missingFields({ customer_type: input.customerType, full_name: input.fullName ?? null, business_info: input.businessInfo ? '{}' : null });
+      let kycStatus = missing.length > 0 ? 'UNVERIFIED' : initialKycStatus(scope.environment, input.customerType);
+      // As POST /beneficial-owners would right after: a PENDING sandbox business passes its KYB
+      // with a UBO or control person, once no owner lacks a fact.
+      if (kycStatus === 'PENDING' && owners.some(qualifiesForKyb) && owners.every((o) => !o.missing.length)) kycStatus = 'APPROVED';
       return db.tx(async (trx) => {
         const domain = await umaDomainHeld(scope);
         const umaAddress = input.umaAddress
@@ -98,10 +108,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
           uma_address: umaAddress,
           region,
           currencies: encodeCurrencies(currencies),
-          kyc_status:
-            missingFields({ customer_type: input.customerType, full_name: input.fullName ?? null, business_info: input.businessInfo ? '{}' : null }).length > 0
-              ? 'UNVERIFIED'
-              : initialKycStatus(scope.environment, input.customerType),
+          kyc_status: kycStatus,
           full_name: input.fullName ?? null,
           birth_date: input.birthDate ?? null,
           nationality: input.nationality ?? null,
@@ -116,6 +123,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         await bumpCounts(db, scope, ['customers', countKey('customers', 'customerType', row.customer_type)], 1);
         // One internal account per enabled currency, in the same transaction as the customer.
         await openCustomerAccounts(db, scope, row.id, currencies, now);
+        await insertInlineOwners(trx, scope, row.id, owners, now);
         return customerView(row);
       });
     },
