@@ -113,12 +113,15 @@ export function createOutbound(deps: { db: Database; now: () => Date }) {
           })
           .execute();
         for (const [i, p] of mine.entries()) {
-          await trx
+          const moved = await trx
             .updateTable('bank_payouts')
             .set({ status: 'IN_FILE', file_id: id, trace_number: file.traceNumbers?.[i] ?? null, updated_at: now })
             .where('transaction_id', '=', p.transaction_id)
             .where('status', '=', 'QUEUED')
-            .execute();
+            .executeTakeFirst();
+          // Cancelled by an operator since it was read: this file must not carry it. Nothing of the
+          // build is kept; the next cycle builds the window again without it.
+          if (Number(moved.numUpdatedRows) !== 1) throw new Error(`payout ${p.transaction_id} left the queue while its file was built; building again`);
         }
         ids.push(id);
       }

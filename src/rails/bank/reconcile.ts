@@ -45,14 +45,18 @@ async function bankCash(trx: Executor, ledger: Ledger, currency: string): Promis
   return total;
 }
 
-/** Unmatched money at the bank (open exceptions of entries nobody's reference named). */
+/**
+ * Money at the bank that belongs to no platform: entries nobody's reference named, and credits an
+ * operator decided to send back (RETURNED_TO_PAYER) — theirs until the payment back is booked and
+ * paired with them, when the two cancel out.
+ */
 async function suspense(trx: Executor, bankId: string, currency: string): Promise<bigint> {
   const rows = await trx
     .selectFrom('bank_statement_entries')
     .select(['direction', 'amount'])
     .where('bank_id', '=', bankId)
     .where('currency', '=', currency)
-    .where('matched_kind', '=', 'SUSPENSE')
+    .where('matched_kind', 'in', ['SUSPENSE', 'RETURNED_TO_PAYER'])
     .execute();
   return rows.reduce((sum, r) => sum + signed({ direction: r.direction, amount: BigInt(r.amount) }), 0n);
 }
