@@ -16,8 +16,13 @@ import type { Sftp } from './sftp.js';
 export const BANK_CYCLE_JOB = 'bank.cycle';
 export const BANK_JOB_KINDS = [BANK_CYCLE_JOB] as const;
 const bankSubject = (bankId: string) => `bank:${bankId}`;
-/** A cycle that takes longer than this (a slow upload) is taken over by another node. */
-const LEASE_MS = 5 * 60_000;
+/**
+ * A cycle holds its bank this long at most; then another node (or this one restarted after a
+ * crash) takes the bank over. Short, so that a crash mid-cycle delays the bank by a minute and a
+ * half, not more; long enough for a cycle's SFTP waits (30 s each). A cycle taken over while it
+ * still runs repeats nothing: builds are guarded, uploads are exactly once, reads once per content.
+ */
+const LEASE_MS = 90_000;
 /** The most a bank waits between two cycles; a window closing sooner wakes it sooner. */
 const MAX_SLEEP_MS = 60_000;
 
