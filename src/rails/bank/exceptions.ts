@@ -7,7 +7,8 @@
 import { newId } from '../../common/ids.js';
 import type { Executor } from '../../db/database.js';
 
-export type ExceptionKind = 'UNMATCHED_CREDIT' | 'UNMATCHED_DEBIT' | 'AMOUNT_MISMATCH' | 'BALANCE_BREAK' | 'FILE_REFUSED' | 'UNKNOWN_PAYOUT' | 'UNREPORTED_PAYOUT';
+export type ExceptionKind =
+  'UNMATCHED_CREDIT' | 'UNMATCHED_DEBIT' | 'AMOUNT_MISMATCH' | 'BALANCE_BREAK' | 'FILE_REFUSED' | 'UNKNOWN_PAYOUT' | 'UNREPORTED_PAYOUT';
 
 export interface NewException {
   bankId: string;
