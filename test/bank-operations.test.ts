@@ -12,9 +12,9 @@ import { buildCamt053, buildCamt054 } from '../src/rails/bank/iso20022/index.js'
 import { buildNachaAck, nachaAckSubject } from '../src/rails/bank/nacha/index.js';
 import { bankOperationsDeps, CANCEL_MARGIN_MS, createBankOperations, type BankOperations } from '../src/rails/bank/operations.js';
 import { call, type TestContext, testContext } from './helpers/context.js';
-import { deliver, startTestBank, type TestBank } from './helpers/bank.js';
+import { approvedCustomer, deliver, startTestBank, type TestBank } from './helpers/bank.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
-import { balance, externalAccount, fundedCustomer } from './helpers/payments.js';
+import { balance, fundedCustomer } from './helpers/payments.js';
 
 // A Monday, 10:05 UTC: the next cut-off is 10:15.
 const clock = manualClock(new Date('2026-11-30T10:05:00.000Z'));
@@ -45,16 +45,9 @@ const theBank = () => rails().banks[0];
 const db = () => ctx.container.db.executor();
 const txOf = async (id: string) => (await call(ctx, 'GET', `/transactions/${id}`, { auth: prod })).body;
 
-async function approve(customerId: string) {
-  const r = await call(ctx, 'PATCH', `/customers/${customerId}`, { auth: prod, body: { customerType: 'INDIVIDUAL', kycStatus: 'APPROVED' } });
-  if (r.status !== 200) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
-}
-
 async function customerWith(currency: string, accountType: string) {
-  const c = await fundedCustomer(ctx, [currency], 0, prod);
-  await approve(c.customer.id);
-  const external = await externalAccount(ctx, accountType, '000', { customerId: c.customer.id, auth: prod });
-  return { customer: c.customer, account: c.accounts[currency] as { id: string }, external };
+  const { customer, internal, external } = await approvedCustomer(ctx, prod, currency, accountType);
+  return { customer, account: internal, external };
 }
 
 /** Moves the clock to one minute past the next quarter-hour cut-off. */

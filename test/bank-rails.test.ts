@@ -12,7 +12,7 @@ import { manualClock } from '../src/common/clock.js';
 import { buildCamt053, buildCamt054, buildPain002, parsePain001, validateXml } from '../src/rails/bank/iso20022/index.js';
 import { buildNachaAck, nachaAckSubject, parseNachaFile } from '../src/rails/bank/nacha/index.js';
 import { call, expectError, testContext, type TestContext } from './helpers/context.js';
-import { deliver, startTestBank, type TestBank } from './helpers/bank.js';
+import { approve as approveCustomer, approvedCustomer as approvedProductionCustomer, deliver, startTestBank, type TestBank } from './helpers/bank.js';
 import { expectLedgerBalanced } from './helpers/ledger.js';
 import { balance, externalAccount, fundedCustomer } from './helpers/payments.js';
 
@@ -38,18 +38,8 @@ afterAll(async () => {
 
 afterEach(() => expectLedgerBalanced(ctx));
 
-async function approve(customerId: string) {
-  const r = await call(ctx, 'PATCH', `/customers/${customerId}`, { auth: prod, body: { customerType: 'INDIVIDUAL', kycStatus: 'APPROVED' } });
-  if (r.status !== 200) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
-}
-
-/** A PRODUCTION customer, APPROVED, with an internal account in `currency` and an external account of `accountType`. */
-async function approvedCustomer(currency: string, accountType: string) {
-  const c = await fundedCustomer(ctx, [currency], 0, prod);
-  await approve(c.customer.id);
-  const external = await externalAccount(ctx, accountType, '000', { customerId: c.customer.id, auth: prod });
-  return { customer: c.customer, internal: c.accounts[currency], external };
-}
+const approve = (customerId: string) => approveCustomer(ctx, prod, customerId);
+const approvedCustomer = (currency: string, accountType: string) => approvedProductionCustomer(ctx, prod, currency, accountType);
 
 const rails = () => ctx.container.bankRails;
 const theBank = () => rails().banks[0];

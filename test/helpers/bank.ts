@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import { ensureSshd, startSftpServer, type SftpServer } from '../../src/rails/bank/sshd.js';
+import { call, type TestContext } from './context.js';
+import { externalAccount, fundedCustomer } from './payments.js';
 
 export interface TestBank {
   server: SftpServer;
@@ -88,4 +90,18 @@ export function deliver(bank: TestBank, name: string, content: string | Buffer):
   const temp = path.join(bank.inbound, `.${name}.part`);
   fs.writeFileSync(temp, content);
   fs.renameSync(temp, path.join(bank.inbound, name));
+}
+
+/** The platform attests a PRODUCTION customer's KYC, so money may move for it. */
+export async function approve(ctx: TestContext, auth: string, customerId: string): Promise<void> {
+  const r = await call(ctx, 'PATCH', `/customers/${customerId}`, { auth, body: { customerType: 'INDIVIDUAL', kycStatus: 'APPROVED' } });
+  if (r.status !== 200) throw new Error(`approve: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/** A PRODUCTION customer, APPROVED, with an internal account in `currency` and an external account of `accountType`. */
+export async function approvedCustomer(ctx: TestContext, auth: string, currency: string, accountType: string) {
+  const c = await fundedCustomer(ctx, [currency], 0, auth);
+  await approve(ctx, auth, c.customer.id);
+  const external = await externalAccount(ctx, accountType, '000', { customerId: c.customer.id, auth });
+  return { customer: c.customer, internal: c.accounts[currency] as { id: string }, external };
 }
