@@ -422,6 +422,9 @@ export async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     },
     async close() {
       await Promise.all([kysely.destroy(), admin.destroy()]);
+      // Kysely ends a pool only once it used it; most statements go to the pool directly, and an
+      // idle client left in it keeps a process alive for the pool's idle timeout.
+      await Promise.all([pool, adminPool].filter((p) => !p.ending).map((p) => p.end()));
     },
   };
   return db;
