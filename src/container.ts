@@ -195,6 +195,8 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     allowPrivate: config.webhookAllowPrivateAddresses,
     policy: { productionAllowlist: config.umaCounterpartyAllowlist },
     arrivals: () => incoming.arrivals,
+    jobs,
+    lifecycle: () => payments.lifecycle,
     resolve: overrides.webhookResolve,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.
@@ -219,6 +221,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     receiver,
     configs,
     within: sandboxClocks.within,
+    remote: () => umaWire.paying,
   });
 
   // PRODUCTION money through the partner banks (src/rails/bank): files out, reports in.

@@ -5,14 +5,15 @@
  * must refuse is refused: replayed nonces, bad signatures, stale timestamps, unknown versions
  * and users, unsigned requests.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, testContext, type TestContext } from './helpers/context.js';
 import bolt11 from 'bolt11';
 import { createHash } from 'node:crypto';
 import { balance, drainWebhooks, fundedCustomer } from './helpers/payments.js';
 import { createRetentionSweeper } from '../src/retention/sweeper.js';
 import { startWebhookReceiver } from './helpers/webhook-receiver.js';
-import { startVasp, uma, type TestVasp } from './helpers/uma-vasp.js';
+import { receivePayments, startVasp, uma, type TestVasp, type VaspReceiver } from './helpers/uma-vasp.js';
+import { expectLedgerBalanced } from './helpers/ledger.js';
 
 let ctx: TestContext;
 let vasp: TestVasp;
@@ -306,24 +307,6 @@ describe('lookups of addresses hosted by another UMA provider', () => {
     expect(await count()).toBe(before);
   });
 
-  it('a quote cannot pay such a lookup yet: refused before any money moves', async () => {
-    const { accounts } = await fundedCustomer(ctx, ['USD'], 100_000);
-    const found = await lookup('vic');
-    const quote = await call(ctx, 'POST', '/quotes', {
-      body: {
-        source: { sourceType: 'ACCOUNT', accountId: accounts.USD.id },
-        destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$vic@${vasp.domain}`, currency: 'EUR' },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 10_000,
-        lookupId: found.body.id,
-        senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
-      },
-    });
-    expect(quote.status).toBe(400);
-    expect(quote.body).toMatchObject({ code: 'INVALID_INPUT', details: { fields: [{ field: 'lookupId' }] } });
-    expect(await balance(ctx, accounts.USD.id)).toBe(100_000);
-  });
-
   it('the retention sweeper removes the verified terms with their lookup', async () => {
     const found = await lookup('vic');
     const sweeper = createRetentionSweeper({
@@ -540,5 +523,155 @@ describe('payments from another UMA provider, settled on the sandbox Lightning',
     );
     expect(unknown.body.code).toBe('INVALID_INVOICE');
     expect(await incoming()).toHaveLength(before);
+  });
+});
+
+describe('paying a customer of another UMA provider (the sandbox Lightning)', () => {
+  let receiver: VaspReceiver;
+  const rows = () => ctx.container.db.executor().selectFrom('uma_payments').selectAll();
+  const settleAll = async () => {
+    while (await ctx.container.umaWire.paying.processNext());
+  };
+
+  beforeAll(() => {
+    receiver = receivePayments(vasp, { code: 'EUR', multiplier: 10870, decimals: 2 });
+  });
+  beforeEach(() => {
+    Object.assign(receiver.behaviour, { feeMsats: 0, overchargeMsats: 0, omitCompliance: false, refusePayRequests: false, settle: 'COMPLETED' });
+  });
+
+  /** A funded USD payer (its UMA address is the payer's identifier), and a fresh lookup of $vic at the VASP. */
+  async function payer() {
+    const { customer, accounts } = await fundedCustomer(ctx, ['USD'], 100_000);
+    const found = await call(ctx, 'GET', `/receiver/uma/$vic@${vasp.domain}`, { query: { sendingCurrency: 'USD', customerId: customer.id } });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    return { customer, account: accounts.USD.id as string, lookupId: found.body.id as string };
+  }
+  const quote = (p: { account: string; lookupId: string }, amount = 10_000, side = 'SENDING') =>
+    call(ctx, 'POST', '/quotes', {
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId: p.account },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$vic@${vasp.domain}`, currency: 'EUR' },
+        lockedCurrencySide: side,
+        lockedCurrencyAmount: amount,
+        lookupId: p.lookupId,
+        senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+      },
+    });
+
+  it('quotes with a verified pay request: exactly the amount quoted, the payer data and travel-rule information sent, the quote expiring before the invoice', async () => {
+    const p = await payer();
+    const asked = receiver.payRequests.length;
+    const q = await quote(p);
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect(receiver.payRequests.length).toBe(asked + 1);
+    const { request, trInfo } = receiver.payRequests.at(-1)!;
+    expect(request.receivingCurrencyCode).toBe('EUR');
+    expect(request.sendingAmountCurrencyCode).toBe('EUR');
+    expect(request.amount).toBe(q.body.totalReceivingAmount);
+    expect(request.payerData).toMatchObject({ name: 'Ada Lovelace', identifier: expect.stringMatching(new RegExp(`@${domain}$`)) });
+    expect(JSON.parse(trInfo!)).toMatchObject({ FULL_NAME: 'Ada Lovelace' });
+    expect(q.body.rateDetails.counterpartyMultiplier).toBeCloseTo(1 / 10870, 12);
+    expect(q.body.rateDetails.counterpartyFixedFee).toBe(0);
+    const row = await rows().where('quote_id', '=', q.body.id).executeTakeFirstOrThrow();
+    expect(BigInt(row.amount_msats)).toBe(BigInt(q.body.totalReceivingAmount) * 10870n);
+    expect(Date.parse(q.body.expiresAt)).toBeLessThanOrEqual(Date.parse(row.expires_at) - 30_000);
+    expect(row.status).toBe('QUOTED');
+    expect(await balance(ctx, p.account)).toBe(100_000);
+  });
+
+  it('executes: reserves, settles once with a proof of payment, completes, and sends a signed post-transaction callback', async () => {
+    const p = await payer();
+    const q = await quote(p);
+    const executed = await call(ctx, 'POST', `/quotes/${q.body.id}/execute`);
+    expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+    expect(executed.body.status).toBe('PROCESSING');
+    expect(await balance(ctx, p.account)).toBe(100_000 - q.body.totalSendingAmount);
+    const settlements = receiver.settlements.length;
+    const callbacks = receiver.callbacks.length;
+    await settleAll();
+    expect(receiver.settlements.slice(settlements)).toEqual([{ invoice: expect.any(String), first: true }]);
+    expect(receiver.callbacks.length).toBe(callbacks + 1);
+    const tx = await call(ctx, 'GET', `/transactions/${q.body.transactionId}`);
+    expect(tx.body).toMatchObject({ status: 'COMPLETED', counterpartyInformation: { FULL_NAME: `vic at ${vasp.domain}` } });
+    const row = await rows().where('quote_id', '=', q.body.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('SETTLED');
+    expect(createHash('sha256').update(Buffer.from(row.preimage!, 'hex')).digest('hex')).toBe(row.payment_hash);
+    expect(row.post_tx_at).not.toBeNull();
+    // A second execution changes nothing.
+    expect((await call(ctx, 'POST', `/quotes/${q.body.id}/execute`)).status).toBe(409);
+    await settleAll();
+    expect(receiver.settlements.length).toBe(settlements + 1);
+    expect(await balance(ctx, p.account)).toBe(100_000 - q.body.totalSendingAmount);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it("charges the receiver's fee to the sender, shown as counterpartyFixedFee, and asks again for what then arrives", async () => {
+    const p = await payer();
+    const plain = await quote(p);
+    receiver.behaviour.feeMsats = 50_000; // 4.6 cents at 10870 msats a cent: 5 cents, rounded up
+    const asked = receiver.payRequests.length;
+    const q = await quote(p);
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect(q.body.rateDetails.counterpartyFixedFee).toBe(5);
+    expect(q.body.totalReceivingAmount).toBe(plain.body.totalReceivingAmount - 5);
+    expect(receiver.payRequests.length).toBe(asked + 2);
+    expect(receiver.payRequests.at(-1)!.request.amount).toBe(q.body.totalReceivingAmount);
+    // Locked on the receiving side, the receiver gets the amount locked, and the sender pays for the fee.
+    const r = await quote(p, 9_000, 'RECEIVING');
+    expect(r.status).toBe(201);
+    expect(r.body.totalReceivingAmount).toBe(9_000);
+    expect(receiver.payRequests.at(-1)!.request.amount).toBe(9_000);
+  });
+
+  it('refuses a quote whose invoice asks more, whose answer lacks the signed payee compliance, or that the receiver refuses; nothing is stored or moved', async () => {
+    const p = await payer();
+    const count = async () => (await rows().execute()).length;
+    const before = await count();
+    const cases: [Partial<typeof receiver.behaviour>, RegExp][] = [
+      [{ overchargeMsats: 1000 }, /does not pay what was quoted: it asks \d+ msats/],
+      [{ omitCompliance: true }, /lacks the mandatory payee data compliance/],
+      [{ refusePayRequests: true }, /answered 403: PAYMENT_REJECTED/],
+    ];
+    for (const [behaviour, reason] of cases) {
+      Object.assign(receiver.behaviour, { overchargeMsats: 0, omitCompliance: false, refusePayRequests: false }, behaviour);
+      const q = await quote(p);
+      expect(q.status, JSON.stringify(behaviour)).toBe(400);
+      expect(q.body.code).toBe('PAY_REQUEST_FAILED');
+      expect(q.body.details.reason).toMatch(reason);
+    }
+    expect(await count()).toBe(before);
+    expect(await balance(ctx, p.account)).toBe(100_000);
+  });
+
+  it('a settlement the receiver refuses fails the payment with LIGHTNING_PAYMENT_FAILED and refunds the payer', async () => {
+    const p = await payer();
+    const q = await quote(p);
+    receiver.behaviour.settle = 'FAILED';
+    expect((await call(ctx, 'POST', `/quotes/${q.body.id}/execute`)).status).toBe(200);
+    await settleAll();
+    const tx = await call(ctx, 'GET', `/transactions/${q.body.transactionId}`);
+    expect(tx.body).toMatchObject({ status: 'FAILED', failureReason: 'LIGHTNING_PAYMENT_FAILED', refund: { status: 'COMPLETED' } });
+    expect(await balance(ctx, p.account)).toBe(100_000);
+    await expectLedgerBalanced(ctx);
+  });
+
+  it('a preimage that proves nothing completes nothing and refunds nothing: the payment waits, and is asked about again', async () => {
+    const p = await payer();
+    const q = await quote(p);
+    receiver.behaviour.settle = 'WRONG_PREIMAGE';
+    expect((await call(ctx, 'POST', `/quotes/${q.body.id}/execute`)).status).toBe(200);
+    await settleAll();
+    const tx = await call(ctx, 'GET', `/transactions/${q.body.transactionId}`);
+    expect(tx.body.status).toBe('PROCESSING');
+    const job = await ctx.container.db
+      .executor()
+      .selectFrom('jobs')
+      .select(['last_error', 'run_at'])
+      .where('subject', '=', `uma-payment:${q.body.transactionId}`)
+      .executeTakeFirstOrThrow();
+    expect(job.last_error).toMatch(/does not prove payment/);
+    expect(await balance(ctx, p.account)).toBe(100_000 - q.body.totalSendingAmount);
+    await expectLedgerBalanced(ctx);
   });
 });

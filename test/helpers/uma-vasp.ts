@@ -4,7 +4,8 @@
  * reference SDK speaks it, not against itself. It publishes bare keys (no certificate), signs
  * what it sends and verifies what it receives with the SDK's functions.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
+import bolt11 from 'bolt11';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as uma from '@uma-sdk/core';
@@ -117,6 +118,128 @@ export async function startVasp(domain: string): Promise<TestVasp> {
     requests,
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+/** How the test VASP answers pay requests and settlements: each a way a receiver may behave. */
+export interface ReceiverBehaviour {
+  /** msats the receiver charges on top (converted.fee) */
+  feeMsats: number;
+  /** msats added to the invoice beyond what was agreed (a receiver asking too much) */
+  overchargeMsats: number;
+  /** leave the signed compliance section out of payeeData */
+  omitCompliance: boolean;
+  /** answer pay requests 403 PAYMENT_REJECTED */
+  refusePayRequests: boolean;
+  /** settlement answer: COMPLETED with the preimage, FAILED, or COMPLETED with a preimage of another invoice */
+  settle: 'COMPLETED' | 'FAILED' | 'WRONG_PREIMAGE';
+}
+
+export interface VaspReceiver {
+  behaviour: ReceiverBehaviour;
+  /** pay requests received and verified (the SDK's verifyPayReqSignature), with their travel-rule information decrypted */
+  payRequests: { request: uma.PayRequest; trInfo: string | undefined }[];
+  /** settlements presented: the invoice, and whether it was the first */
+  settlements: { invoice: string; first: boolean }[];
+  /** post-transaction callbacks received, verified with the SDK */
+  callbacks: uma.PostTransactionCallback[];
+}
+
+/**
+ * Makes the VASP a receiver of UMA payments at `/payreq/{user}` (the callback its LNURLP answers
+ * name), settled on the sandbox Lightning at `/uma/sandbox/settle`, with `/uma/post-transaction`:
+ * the reference SDK's pay response, a BOLT11 invoice of its own node key for amount × multiplier
+ * + fee, the preimage revealed once and answered the same again.
+ */
+export function receivePayments(vasp: TestVasp, currency: { code: string; multiplier: number; decimals: number }): VaspReceiver {
+  const node = secp256k1Pair();
+  const nodePubKey = Buffer.concat([Buffer.from([2 + (node.publicKey[64] & 1)]), node.publicKey.subarray(1, 33)]).toString('hex');
+  const preimages = new Map<string, string>();
+  const settled = new Set<string>();
+  const seen = new uma.InMemoryNonceValidator(Date.now() - 60_000);
+  const state: VaspReceiver = {
+    behaviour: { feeMsats: 0, overchargeMsats: 0, omitCompliance: false, refusePayRequests: false, settle: 'COMPLETED' },
+    payRequests: [],
+    settlements: [],
+    callbacks: [],
+  };
+  vasp.routes.set('/payreq/', async (req, body) => {
+    const user = new URL(req.url!, 'http://x').pathname.split('/').pop()!;
+    const request = uma.PayRequest.fromJson(body);
+    const sender = request.payerData!.identifier!.split('@')[1];
+    if (!(await uma.verifyPayReqSignature(request, await vasp.fetchKeys(sender), seen))) return [401, { status: 'ERROR', reason: 'bad signature' }];
+    const encrypted = request.payerData!.compliance?.encryptedTravelRuleInfo;
+    let trInfo: string | undefined;
+    if (encrypted) {
+      const { decrypt } = await import('eciesjs');
+      trInfo = Buffer.from(decrypt(vasp.keys.encryptionPrivateKey, Buffer.from(encrypted, 'hex'))).toString('utf8');
+    }
+    state.payRequests.push({ request, trInfo });
+    if (state.behaviour.refusePayRequests) return [403, { status: 'ERROR', reason: 'the receiver does not accept this payment', code: 'PAYMENT_REJECTED' }];
+    const payee = `$${user}@${vasp.domain}`;
+    const response = await uma.getPayReqResponse({
+      request,
+      conversionRate: currency.multiplier,
+      receivingCurrencyCode: currency.code,
+      receivingCurrencyDecimals: currency.decimals,
+      invoiceCreator: {
+        async createUmaInvoice(amountMsats, metadata) {
+          const preimage = randomBytes(32);
+          const hash = createHash('sha256').update(preimage).digest('hex');
+          const unsigned = bolt11.encode({
+            network: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] },
+            millisatoshis: String(amountMsats + state.behaviour.overchargeMsats),
+            timestamp: Math.floor(Date.now() / 1000),
+            tags: [
+              { tagName: 'payment_hash', data: hash },
+              { tagName: 'purpose_commit_hash', data: createHash('sha256').update(metadata).digest('hex') },
+              { tagName: 'expire_time', data: 600 },
+              { tagName: 'payment_secret', data: randomBytes(32).toString('hex') },
+            ],
+          });
+          const invoice = bolt11.sign(unsigned, node.privateKey.toString('hex')).paymentRequest!;
+          preimages.set(invoice, preimage.toString('hex'));
+          return invoice;
+        },
+      },
+      metadata: JSON.stringify([['text/plain', `Pay ${payee}`]]),
+      receiverChannelUtxos: [],
+      receiverFeesMillisats: state.behaviour.feeMsats,
+      receiverNodePubKey: nodePubKey,
+      utxoCallback: `https://${vasp.domain}/uma/post-transaction`,
+      payeeData: { identifier: payee, name: `${user} at ${vasp.domain}` },
+      receivingVaspPrivateKey: vasp.keys.signingPrivateKey,
+      payeeIdentifier: payee,
+    });
+    const json = JSON.parse(response.toJsonString());
+    if (state.behaviour.omitCompliance) delete json.payeeData.compliance;
+    return [200, JSON.stringify(json)];
+  });
+  vasp.routes.set('/uma/sandbox/settle', async (_req, body) => {
+    const b = JSON.parse(body) as { invoice: string; vaspDomain: string; nonce: string; timestamp: number; signature: string };
+    const keys = await vasp.fetchKeys(b.vaspDomain);
+    const pub = Buffer.from(keys.getSigningPubKey());
+    const key = createPublicKey({
+      format: 'jwk',
+      key: { kty: 'EC', crv: 'secp256k1', x: pub.subarray(1, 33).toString('base64url'), y: pub.subarray(33).toString('base64url') },
+    });
+    if (!verify('sha256', Buffer.from(`${b.invoice}|${b.nonce}|${b.timestamp}`), { key, dsaEncoding: 'der' }, Buffer.from(b.signature, 'hex')))
+      return [401, { status: 'ERROR', reason: 'bad signature' }];
+    const preimage = preimages.get(b.invoice);
+    if (!preimage) return [400, { status: 'ERROR', reason: 'not our invoice', code: 'INVALID_INVOICE' }];
+    state.settlements.push({ invoice: b.invoice, first: !settled.has(b.invoice) });
+    settled.add(b.invoice);
+    if (state.behaviour.settle === 'FAILED') return [200, { status: 'FAILED' }];
+    if (state.behaviour.settle === 'WRONG_PREIMAGE') return [200, { status: 'COMPLETED', preimage: randomBytes(32).toString('hex') }];
+    return [200, { status: 'COMPLETED', preimage }];
+  });
+  vasp.routes.set('/uma/post-transaction', async (_req, body) => {
+    const callback = uma.parsePostTransactionCallback(body);
+    if (!(await uma.verifyPostTransactionCallbackSignature(callback, await vasp.fetchKeys(callback.vaspDomain), seen)))
+      return [401, { status: 'ERROR', reason: 'bad signature' }];
+    state.callbacks.push(callback);
+    return [200, {}];
+  });
+  return state;
 }
 
 export { uma };

@@ -26,6 +26,7 @@ import * as m951 from './951_uma_remote_lookups.js';
 import * as m952 from './952_uma_invoices.js';
 import * as m960 from './960_bank_credentials.js';
 import * as m961 from './961_bank_rails.js';
+import * as m970 from './970_uma_payments.js';
 
 /** Every migration in order. Names sort; a migration never changes once released. */
 export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -55,4 +56,5 @@ export const migrations: Record<string, { up(db: Kysely<any>, dialect: Dialect):
   '952_uma_invoices': m952,
   '960_bank_credentials': m960,
   '961_bank_rails': m961,
+  '970_uma_payments': m970,
 };

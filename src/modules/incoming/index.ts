@@ -18,6 +18,7 @@ import { createUmaPayments } from './uma.js';
 import { createWebhookAnswers } from './webhook-answers.js';
 import type { ReceiverService } from '../receiver/service.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
+import type { Paying } from '../uma/paying.js';
 
 export function createIncoming(deps: {
   db: Database;
@@ -31,10 +32,12 @@ export function createIncoming(deps: {
   receiver: ReceiverService;
   configs: ConfigCache;
   within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
+  /** a getter: payments to other UMA providers (src/modules/uma/paying.ts) */
+  remote: () => Paying;
 }) {
   const arrivals = createArrivals(deps);
   const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals, within: deps.within });
-  const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle });
+  const uma = createUmaPayments({ receiver: deps.receiver, arrivals, lifecycle: deps.lifecycle, remote: deps.remote });
   // The GRID profile's answers to approval webhooks, called by the delivery worker.
   const webhookAnswers = createWebhookAnswers({ db: deps.db, service, within: deps.within });
   return { arrivals, service, uma, webhookAnswers, processNext: service.processNext };

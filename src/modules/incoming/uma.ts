@@ -4,9 +4,10 @@
  * Executing reserves the sender's funds (PENDING → PROCESSING through the lifecycle, the same
  * ledger legs as a payout: the money leaves the sender's books through PAYOUTS_IN_FLIGHT) and
  * delivers the payment to the receiver. Receivers hosted here get an INCOMING transaction at
- * once (arrival.ts); the sender's transaction follows its outcome. A remote receiver would be
- * paid by a UMA pay request from a job after commit; lookups of remote addresses fail today,
- * so no quote can name one.
+ * once (arrival.ts); the sender's transaction follows its outcome. A receiver hosted by another
+ * UMA provider is paid over the wire (src/modules/uma/paying.ts): its pay request is sent while
+ * the quote is made, and its invoice settled by a job after the execution commits. A payment to
+ * another provider never takes the local path, and a local one never goes on the wire.
  */
 import { ApiError, invalidField } from '../../common/errors.js';
 import type { Scope } from '../../common/scope.js';
@@ -24,6 +25,7 @@ import type { Lifecycle } from '../transactions/lifecycle.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import type { TransactionView } from '../transactions/schemas.js';
 import type { Arrivals } from './arrival.js';
+import type { Agreement, AgreementInput, Paying } from '../uma/paying.js';
 import { incomingRepository } from './repository.js';
 
 /** Where a quote's money goes, as the quote service stores it. */
@@ -35,12 +37,26 @@ export interface QuoteDestination {
   counterpartyInformation: Record<string, string>;
   /** Refuses an amount the receiver does not accept (its lookup's limits). */
   checkReceivedAmount(amount: bigint): void;
+  /** A receiver at another UMA provider: its pay request, made once the quote is priced (paying.ts). */
+  agree?: (input: Pick<AgreementInput, 'price' | 'reprice' | 'expiresAt'>) => Promise<Agreement>;
+}
+
+/** What a quote's destination needs of its source: who pays, and how. */
+export interface QuoteSource {
+  funding: string;
+  customerId: string | null;
 }
 
 export const isUmaPayment = (tx: Pick<TransactionRow, 'destination'>) =>
   (JSON.parse(tx.destination) as { destinationType?: string }).destinationType === 'UMA_ADDRESS';
 
-export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: Arrivals; lifecycle: Lifecycle }) {
+export function createUmaPayments(deps: {
+  receiver: ReceiverService;
+  arrivals: Arrivals;
+  lifecycle: Lifecycle;
+  /** a getter: UMA on the wire is assembled after the payments */
+  remote: () => Paying;
+}) {
   const { receiver, lifecycle } = deps;
 
   function limitsCheck(currencies: string, currency: string) {
@@ -79,11 +95,11 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
 
   return {
     /** The UMA_ADDRESS destination of a new quote, checked against its lookup. */
-    async destination(ex: Executor, scope: Scope, input: QuoteCreate, funding: string): Promise<QuoteDestination> {
+    async destination(ex: Executor, scope: Scope, input: QuoteCreate, source: QuoteSource): Promise<QuoteDestination> {
       const d = input.destination;
       if (d.accountId !== undefined) throw invalidField('destination.accountId', 'is not used with UMA_ADDRESS; give umaAddress');
       if (d.umaAddress === undefined) throw invalidField('destination.umaAddress', 'is required when destinationType is UMA_ADDRESS');
-      if (funding === 'REALTIME')
+      if (source.funding === 'REALTIME')
         throw invalidField('source.sourceType', 'REALTIME_FUNDING cannot pay a UMA address; pay from an internal account or a pullable external account');
       if (input.lookupId === undefined)
         throw invalidField('lookupId', 'is required to pay a UMA address: look the receiver up first (GET /receiver/uma/{receiverUmaAddress})');
@@ -91,16 +107,31 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
         throw invalidField('destination.currency', "is required when destinationType is UMA_ADDRESS: one of the lookup's supportedCurrencies");
       const address = d.umaAddress.toLowerCase();
       const lookup = await receiver.checkLookup(ex, scope, input.lookupId, { umaAddress: address }, d.currency, input.senderCustomerInfo);
-      // Refused before any money moves: the pay request and settlement towards another provider do not exist yet.
-      if (!lookup.receiver_platform_id)
-        throw invalidField('lookupId', 'is a lookup of an address hosted by another UMA provider; quotes paying other providers are not supported yet');
       await checkPayer(ex, scope, input, lookup);
+      const lookupId = input.lookupId;
+      const currency = d.currency;
       return {
-        currency: d.currency,
+        currency,
         externalAccountId: '',
-        view: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: d.currency },
+        view: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency },
         counterpartyInformation: {},
-        checkReceivedAmount: limitsCheck(lookup.supported_currencies, d.currency),
+        checkReceivedAmount: limitsCheck(lookup.supported_currencies, currency),
+        // Hosted elsewhere: the receiver's provider agrees to the amount and issues the invoice.
+        ...(lookup.receiver_platform_id
+          ? {}
+          : {
+              agree: async (priced: Pick<AgreementInput, 'price' | 'reprice' | 'expiresAt'>) =>
+                deps.remote().agree(scope, {
+                  ...priced,
+                  lookupId,
+                  address,
+                  currency,
+                  payer: {
+                    customerId: source.customerId,
+                    info: await receiver.payerDataFor(ex, scope, lookupId, input.senderCustomerInfo ?? {}),
+                  },
+                }),
+            }),
       };
     },
 
@@ -119,6 +150,7 @@ export function createUmaPayments(deps: { receiver: ReceiverService; arrivals: A
      * the transaction was no longer PENDING (a concurrent request won).
      */
     async initiate(trx: Executor, scope: Scope, quote: QuoteRow, tx: TransactionRow, cause: string): Promise<TransactionRow | undefined> {
+      if (await deps.remote().isRemote(trx, tx.id)) return deps.remote().dispatch(trx, scope, tx, cause);
       // The receiver's side reads this transaction back to complete or refund it: the lifecycle saves the reservation with it.
       const started = await lifecycle.startProcessing(tx, cause, null);
       if (!started) return undefined;

@@ -33,7 +33,7 @@ function priced(result: ReturnType<typeof priceQuote>, field: string): PricedQuo
 export async function priceWithRates(
   fx: Fx,
   environment: Environment,
-  input: { sending: string; receiving: string; lockedSide: LockedSide; lockedAmount: bigint },
+  input: { sending: string; receiving: string; lockedSide: LockedSide; lockedAmount: bigint; counterpartyFixedFee?: bigint },
 ): Promise<PricedQuote> {
   let rates;
   try {
@@ -49,7 +49,11 @@ export async function priceWithRates(
       receivingCurrency: input.receiving,
       rate: rates.rate.rate,
       btcRate: rates.btcRate?.rate,
-      fees: fx.fees.feeFor(input.sending, input.receiving),
+      // A receiver's own fee, where it told one (another UMA provider's), instead of the schedule's.
+      fees: {
+        ...fx.fees.feeFor(input.sending, input.receiving),
+        ...(input.counterpartyFixedFee !== undefined ? { counterpartyFixedFee: input.counterpartyFixedFee } : {}),
+      },
       lockedSide: input.lockedSide,
       lockedAmount: input.lockedAmount,
     }),

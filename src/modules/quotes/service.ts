@@ -125,7 +125,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       let dest: QuoteDestination;
       let destinationAccount: ExternalAccountRow | undefined;
       if (input.destination.destinationType === 'UMA_ADDRESS') {
-        dest = await deps.uma().destination(ex, scope, input, source.funding);
+        dest = await deps.uma().destination(ex, scope, input, { funding: source.funding, customerId: source.customerId });
       } else {
         if (input.destination.accountId === undefined)
           throw invalidField('destination.accountId', 'is required (or give destinationType UMA_ADDRESS with umaAddress)');
@@ -153,19 +153,37 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         { currency: sending, field: 'source.currency' },
         { currency: receiving, field: 'destination.currency' },
       ]);
-      const price = await priceWithRates(deps.fx, scope.environment, { sending, receiving, lockedSide: input.lockedCurrencySide, lockedAmount });
-      await checkCurrencyLimits(deps.configs, scope, [
-        { currency: sending, amount: price.totalSendingAmount, field: 'lockedCurrencyAmount' },
-        { currency: receiving, amount: price.totalReceivingAmount, field: 'lockedCurrencyAmount' },
-      ]);
-      dest.checkReceivedAmount(price.totalReceivingAmount);
+      const priceWith = async (counterpartyFixedFee?: bigint) => {
+        const p = await priceWithRates(deps.fx, scope.environment, {
+          sending,
+          receiving,
+          lockedSide: input.lockedCurrencySide,
+          lockedAmount,
+          counterpartyFixedFee,
+        });
+        await checkCurrencyLimits(deps.configs, scope, [
+          { currency: sending, amount: p.totalSendingAmount, field: 'lockedCurrencyAmount' },
+          { currency: receiving, amount: p.totalReceivingAmount, field: 'lockedCurrencyAmount' },
+        ]);
+        dest.checkReceivedAmount(p.totalReceivingAmount);
+        return p;
+      };
+      // A receiver at another UMA provider charges its own fee, if any, which its pay request tells.
+      let price = await priceWith(dest.agree ? 0n : undefined);
 
       const now = clock.now();
       const quoteId = newId('Quote');
       const transactionId = newId('Transaction');
       const reference = newFundingReference();
       const jitBank = source.funding === 'REALTIME' && currencyInfo(sending).kind === 'FIAT';
-      const expiresAt = new Date(now.getTime() + (jitBank ? JIT_BANK_QUOTE_TTL_MS : QUOTE_TTL_MS));
+      let expiresAt = new Date(now.getTime() + (jitBank ? JIT_BANK_QUOTE_TTL_MS : QUOTE_TTL_MS));
+      // The pay request to another provider, before the database transaction (the network is never used inside one).
+      const agreement = dest.agree ? await dest.agree({ price, reprice: priceWith, expiresAt }) : undefined;
+      if (agreement) {
+        price = agreement.price;
+        expiresAt = agreement.expiresAt;
+        dest = { ...dest, counterpartyInformation: { ...dest.counterpartyInformation, ...agreement.counterpartyInformation } };
+      }
       const instructions =
         source.funding === 'REALTIME'
           ? fundingInstructions(
@@ -226,6 +244,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         }
         await transactionRepository.insert(db, tx);
         await repo.insert(db, quote);
+        await agreement?.persist(trx, { transactionId, quoteId });
         if (input.immediatelyExecute) return executeIn(trx, scope, quote, tx);
         await engine.scheduleExpiry({ quoteId, transactionId, platformId: scope.platformId, environment: scope.environment }, expiresAt);
         return quoteView(quote, tx);

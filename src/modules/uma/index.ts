@@ -1,7 +1,7 @@
 /**
  * UMA on the wire: this Corridor as a participant in the open UMA network, as receiver (the
  * well-known endpoints of each platform's domain) and as sender (lookups of addresses hosted
- * elsewhere). Assembled here from its parts: keys, the nonce store, counterparties' published keys,
+ * elsewhere, and payments to them: paying.ts). Assembled here from its parts: keys, the nonce store, counterparties' published keys,
  * the guarded HTTP client.
  */
 import type { Clock } from '../../common/clock.js';
@@ -20,6 +20,10 @@ import type { Arrivals } from '../incoming/arrival.js';
 import { receiverErrors } from '../receiver/errors.js';
 import { domainOf, type Resolver } from '../receiver/resolver.js';
 import { createWireClient } from './wire-client.js';
+import { createSandboxLightning } from './lightning.js';
+import { createPaying } from './paying.js';
+import type { JobQueue } from '../../db/jobs.js';
+import type { Lifecycle } from '../transactions/lifecycle.js';
 import './tables.js';
 
 export interface UmaWireDeps {
@@ -32,6 +36,9 @@ export interface UmaWireDeps {
   policy: CounterpartyPolicy;
   /** a getter: incoming payments are assembled after this module */
   arrivals: () => Arrivals;
+  jobs: JobQueue;
+  /** a getter: the payments are assembled after this module */
+  lifecycle: () => Lifecycle;
   /** DNS answers for the URL guard (tests); the system resolver otherwise */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -50,8 +57,11 @@ export function createUmaWire(deps: UmaWireDeps) {
       return sending.lookup(sender, address);
     },
   };
-  const payRequests = createPayRequests({ ...deps, keys, nonces, counterparties, receiving });
-  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver, payRequests };
+  // SANDBOX settles on the sandbox Lightning; PRODUCTION has no backend yet (lightning.ts).
+  const lightning = createSandboxLightning({ wire, now: () => deps.clock.now() });
+  const payRequests = createPayRequests({ ...deps, keys, nonces, counterparties, receiving, lightning });
+  const paying = createPaying({ ...deps, wire, keys, nonces, counterparties, lightning, sending });
+  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver, payRequests, paying };
 }
 
 export type UmaWire = ReturnType<typeof createUmaWire>;

@@ -28,7 +28,8 @@ import { receivingCurrencies } from '../receiver/resolver.js';
 import { transactionRepository } from '../transactions/repository.js';
 import { fromUmaData, toUmaData, UMA_KEY_OF } from './counterparty-data.js';
 import type { CounterpartyKeyCache } from './counterparty-keys.js';
-import { readInvoice, makeInvoice } from './invoices.js';
+import { readInvoice, type MadeInvoice } from './invoices.js';
+import type { LightningBackend } from './lightning.js';
 import type { UmaKeys } from './keys.js';
 import { invoiceMsats, multiplierNumber, multiplierOf } from './multipliers.js';
 import type { NonceStore } from './nonces.js';
@@ -52,6 +53,7 @@ export interface PayRequestDeps {
   counterparties: CounterpartyKeyCache;
   policy: CounterpartyPolicy;
   receiving: Receiving;
+  lightning: LightningBackend;
   /** a getter: the arrivals are assembled after this module */
   arrivals: () => Arrivals;
 }
@@ -183,7 +185,7 @@ export function createPayRequests(deps: PayRequestDeps) {
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + INVOICE_TTL_MS);
       const info3 = currency(code);
-      let made: ReturnType<typeof makeInvoice> | undefined;
+      let made: MadeInvoice | undefined;
       const response = await getPayReqResponse({
         request,
         conversionRate: multiplierNumber(multiplier),
@@ -193,7 +195,7 @@ export function createPayRequests(deps: PayRequestDeps) {
           async createUmaInvoice(amountMsats, metadata) {
             // The SDK computes the amount in floating point; the invoice is for the exact one.
             if (BigInt(amountMsats) !== msats) return undefined;
-            made = makeInvoice({
+            made = deps.lightning.createInvoice({
               environment: scope.environment,
               nodePrivateKey: set.node.privateKey,
               amountMsats: msats,

@@ -88,11 +88,49 @@ export interface UmaInvoicesTable {
   settled_at: string | null;
 }
 
+/** A payment sent to another UMA provider: the invoice its receiver issued for the quote, and its settlement. */
+export interface UmaPaymentsTable {
+  /** the OUTGOING transaction */
+  transaction_id: string;
+  quote_id: string;
+  platform_id: string;
+  environment: string;
+  /** the payer's UMA identifier as the pay request named it */
+  sender_address: string;
+  receiver_address: string;
+  /** the receiver's UMA domain: only it is paid and called back */
+  domain: string;
+  currency: string;
+  /** receiving minor units the receiver credits */
+  amount: bigint | number;
+  amount_msats: bigint | number;
+  fee_msats: bigint | number;
+  /** msats per receiving minor unit, as agreed (num/den) */
+  multiplier: string;
+  bolt11: string;
+  payment_hash: string;
+  /** where the post-transaction callback goes (on the receiver's domain); null when none was named */
+  post_tx_url: string | null;
+  /** QUOTED → SETTLING → SETTLED | FAILED */
+  status: 'QUOTED' | 'SETTLING' | 'SETTLED' | 'FAILED';
+  /** hex proof of payment, once sha256(preimage) = payment_hash */
+  preimage: string | null;
+  /** the receiver's last answer to a settlement, for operators */
+  last_answer: string | null;
+  /** the invoice's expiry */
+  expires_at: string;
+  created_at: string;
+  settled_at: string | null;
+  /** when the receiver acknowledged the post-transaction callback */
+  post_tx_at: string | null;
+}
+
 declare module '../../db/schema.js' {
   interface DB {
     uma_keys: UmaKeysTable;
     uma_nonces: UmaNoncesTable;
     uma_remote_lookups: UmaRemoteLookupsTable;
     uma_invoices: UmaInvoicesTable;
+    uma_payments: UmaPaymentsTable;
   }
 }
