@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialect } from '../helpers/env.js';
 import { cli, freePort, serverEnvironment, startServer, type RunningServer } from '../helpers/server.js';
-import { startVasp, uma, type TestVasp } from '../helpers/uma-vasp.js';
+import { receivePayments, startVasp, uma, type TestVasp } from '../helpers/uma-vasp.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const API = '/2025-10-13';
 
@@ -39,6 +40,43 @@ async function api(i: Instance, method: string, route: string, body?: unknown) {
   });
   return { status: res.status, body: await res.json() };
 }
+
+/** Polls a transaction until it reaches one of `statuses` (a worker on the other side of the wire moves it). */
+async function settled(i: Instance, id: string, statuses: string[], timeoutMs = 45_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const tx = await api(i, 'GET', `/transactions/${id}`);
+    if (statuses.includes(tx.body.status) || Date.now() > until) return tx.body;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function until<T>(what: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = what();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A customer of `i` holding `amount` USD cents in its internal account. */
+async function payer(i: Instance, name: string, amount: number) {
+  const made = await api(i, 'POST', '/customers', {
+    platformCustomerId: `${name}-${Math.random().toString(36).slice(2, 8)}`,
+    customerType: 'INDIVIDUAL',
+    fullName: name,
+    currencies: ['USD'],
+  });
+  expect(made.status).toBe(201);
+  const accounts = await api(i, 'GET', `/customers/internal-accounts?customerId=${made.body.id}`);
+  const account = accounts.body.data.find((a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'USD').id as string;
+  expect((await api(i, 'POST', `/sandbox/internal-accounts/${account}/fund`, { amount })).status).toBe(200);
+  return { customer: made.body, account };
+}
+
+const balanceOf = async (i: Instance, account: string) => (await api(i, 'GET', `/internal-accounts/${account}`)).body.balance.amount as number;
 
 describe('UMA between two Corridor instances', () => {
   let a: Instance;
@@ -162,6 +200,103 @@ describe('UMA between two Corridor instances', () => {
     expect(list.body.data[0]).toMatchObject({ status: 'COMPLETED', receivedAmount: { amount: 2500 }, counterpartyInformation: { FULL_NAME: 'Sam Sender' } });
   });
 
+  describe("A pays B's customer", () => {
+    let hooksA: WebhookReceiver;
+    let hooksB: WebhookReceiver;
+    let bobAccount: string;
+
+    beforeAll(async () => {
+      const [configA, configB] = [(await api(a, 'GET', '/config')).body, (await api(b, 'GET', '/config')).body];
+      hooksA = await startWebhookReceiver({ publicKeyPem: configA.webhookPublicKey });
+      hooksB = await startWebhookReceiver({ publicKeyPem: configB.webhookPublicKey });
+      expect((await api(a, 'PATCH', '/config', { webhookEndpoint: hooksA.url })).status).toBe(200);
+      const patched = await api(b, 'PATCH', '/config', {
+        webhookEndpoint: hooksB.url,
+        incomingPaymentApproval: { required: true, requestedReceiverCustomerInfoFields: ['FULL_NAME'] },
+      });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      const bobs = await api(b, 'GET', '/customers?platformCustomerId=bob');
+      const accounts = await api(b, 'GET', `/customers/internal-accounts?customerId=${bobs.body.data[0].id}`);
+      bobAccount = accounts.body.data.find((x: { balance: { currency: { code: string } } }) => x.balance.currency.code === 'EUR').id;
+    });
+    afterAll(async () => {
+      await hooksA?.close();
+      await hooksB?.close();
+    });
+
+    /** A funded payer of A, its lookup of bob (with its customerId: its data is the payer data) and a quote of 10,000 cents. */
+    async function quoteToBob(name: string) {
+      const p = await payer(a, name, 50_000);
+      const found = await api(a, 'GET', `/receiver/uma/${bob}?sendingCurrency=USD&customerId=${p.customer.id}`);
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      const q = await api(a, 'POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: p.account },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: bob, currency: 'EUR' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+        lookupId: found.body.id,
+      });
+      expect(q.status, JSON.stringify(q.body)).toBe(201);
+      return { ...p, quote: q.body };
+    }
+    const approvalRequest = (transactionOf: (e: any) => boolean) =>
+      until(() => hooksB.accepted().find((e) => e.type === 'INCOMING_PAYMENT' && e.transaction.status === 'PENDING' && transactionOf(e)));
+
+    it("B approves: A is debited and B credited exactly once, with webhooks on both sides and B holding exactly A's customer data", async () => {
+      const before = await balanceOf(b, bobAccount);
+      const { account, quote } = await quoteToBob('Alice Sender');
+      expect(quote.rateDetails.counterpartyMultiplier).toBeGreaterThan(0);
+      const executed = await api(a, 'POST', `/quotes/${quote.id}/execute`);
+      expect(executed.status, JSON.stringify(executed.body)).toBe(200);
+      // B's platform is asked, with the payer data A sent.
+      const asked = await approvalRequest((e) => e.transaction.receivedAmount.amount === quote.totalReceivingAmount);
+      expect(asked.requestedReceiverCustomerInfoFields).toEqual(['FULL_NAME']);
+      expect(asked.transaction.counterpartyInformation).toEqual({ FULL_NAME: 'Alice Sender' });
+      expect((await settled(a, quote.transactionId, ['COMPLETED'], 2_000)).status).toBe('PROCESSING');
+      const approved = await api(b, 'POST', `/transactions/${asked.transaction.id}/approve`, { receiverCustomerInfo: { FULL_NAME: 'Bob Receiver' } });
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      const done = await settled(a, quote.transactionId, ['COMPLETED', 'FAILED', 'REJECTED']);
+      expect(done.status).toBe('COMPLETED');
+      expect(await balanceOf(a, account)).toBe(50_000 - quote.totalSendingAmount);
+      expect(await balanceOf(b, bobAccount)).toBe(before + quote.totalReceivingAmount);
+      const incoming = await api(b, 'GET', `/transactions/${asked.transaction.id}`);
+      expect(incoming.body).toMatchObject({ status: 'COMPLETED', receivedAmount: { amount: quote.totalReceivingAmount } });
+      // Webhooks on both sides: A's payment through PROCESSING to COMPLETED, B's arrival through PENDING to COMPLETED.
+      await until(() => (hooksA.accepted().some((e) => e.transaction?.id === quote.transactionId && e.transaction.status === 'COMPLETED') ? true : undefined));
+      await until(() => (hooksB.accepted().some((e) => e.transaction?.id === asked.transaction.id && e.transaction.status === 'COMPLETED') ? true : undefined));
+      expect(
+        hooksA
+          .accepted()
+          .filter((e) => e.transaction?.id === quote.transactionId)
+          .map((e) => e.transaction.status),
+      ).toEqual(expect.arrayContaining(['PROCESSING', 'COMPLETED']));
+      // Exactly once, whatever A's worker asked meanwhile.
+      const list = await api(b, 'GET', `/transactions?type=INCOMING&limit=100`);
+      expect(list.body.data.filter((t: { receivedAmount: { amount: number }; id: string }) => t.id === asked.transaction.id)).toHaveLength(1);
+    }, 90_000);
+
+    it("B rejects: A's payment is REJECTED and refunded; nothing reaches bob", async () => {
+      const before = await balanceOf(b, bobAccount);
+      const { account, quote } = await quoteToBob('Carol Sender');
+      expect((await api(a, 'POST', `/quotes/${quote.id}/execute`)).status).toBe(200);
+      const asked = await approvalRequest((e) => e.transaction.counterpartyInformation?.FULL_NAME === 'Carol Sender');
+      expect((await api(b, 'POST', `/transactions/${asked.transaction.id}/reject`, { reason: 'not expected' })).status).toBe(200);
+      const done = await settled(a, quote.transactionId, ['COMPLETED', 'FAILED', 'REJECTED']);
+      expect(done.status).toBe('REJECTED');
+      expect(await balanceOf(a, account)).toBe(50_000);
+      expect(await balanceOf(b, bobAccount)).toBe(before);
+    }, 90_000);
+
+    it('an expired quote is refused at execution: no pay request is settled, no money moves', async () => {
+      const { account, quote } = await quoteToBob('Dan Sender');
+      expect((await api(a, 'POST', '/sandbox/clock/advance', { seconds: 400 })).status).toBe(200);
+      const late = await api(a, 'POST', `/quotes/${quote.id}/execute`);
+      expect(late.status).toBe(400);
+      expect(late.body.code).toBe('QUOTE_EXPIRED');
+      expect(await balanceOf(a, account)).toBe(50_000);
+    });
+  });
+
   it("the operator rotates B's keys with the CLI: a new generation of all three", async () => {
     const keysOf = (args: string[]) => {
       const r = cli(['uma-keys', ...args, '--platform', b.platformId, '--environment', 'SANDBOX', '--json'], b.env);
@@ -204,4 +339,27 @@ describe('UMA between two Corridor instances', () => {
       supportedCurrencies: [{ currency: { code: 'USD' }, minAmount: 1, maxAmount: 1_000_000 }],
     });
   });
+
+  it('A pays a customer of the SDK VASP: its invoice verified, settled with a proof of payment, and a post-transaction callback the SDK verifies', async () => {
+    const receiver = receivePayments(vasp, { code: 'USD', multiplier: 10_000, decimals: 2 });
+    const p = await payer(a, 'Erin Sender', 50_000);
+    const found = await api(a, 'GET', `/receiver/uma/$vic@${vasp.domain}?customerId=${p.customer.id}`);
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    const q = await api(a, 'POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: p.account },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$vic@${vasp.domain}`, currency: 'USD' },
+      lockedCurrencySide: 'RECEIVING',
+      lockedCurrencyAmount: 2_000,
+      lookupId: found.body.id,
+      immediatelyExecute: true,
+    });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect(receiver.payRequests.at(-1)!.request.payerData).toMatchObject({ name: 'Erin Sender' });
+    const done = await settled(a, q.body.transactionId, ['COMPLETED', 'FAILED']);
+    expect(done.status).toBe('COMPLETED');
+    expect(receiver.settlements).toEqual([{ invoice: expect.any(String), first: true }]);
+    await until(() => (receiver.callbacks.length ? true : undefined));
+    expect(receiver.callbacks[0].vaspDomain).toBe(a.domain);
+    expect(await balanceOf(a, p.account)).toBe(50_000 - q.body.totalSendingAmount);
+  }, 90_000);
 });
