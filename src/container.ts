@@ -197,6 +197,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     arrivals: () => incoming.arrivals,
     jobs,
     lifecycle: () => payments.lifecycle,
+    within: sandboxClocks.within,
     resolve: overrides.webhookResolve,
   });
   // Receiver lookups and UMA addresses (src/modules/receiver): hosted addresses resolve locally.

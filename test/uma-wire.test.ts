@@ -674,4 +674,17 @@ describe('paying a customer of another UMA provider (the sandbox Lightning)', ()
     expect(await balance(ctx, p.account)).toBe(100_000 - q.body.totalSendingAmount);
     await expectLedgerBalanced(ctx);
   });
+  // Last in this file: it moves the platform's sandbox clock a day ahead.
+  it("completes on the payer platform's own sandbox clock, whatever the settlement job's time", async () => {
+    expect((await call(ctx, 'POST', '/sandbox/clock/advance', { body: { seconds: 86_400 } })).status).toBe(200);
+    const p = await payer();
+    const q = await quote(p);
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect((await call(ctx, 'POST', `/quotes/${q.body.id}/execute`)).status).toBe(200);
+    await settleAll();
+    const tx = await call(ctx, 'GET', `/transactions/${q.body.transactionId}`);
+    expect(tx.body.status).toBe('COMPLETED');
+    expect(Date.parse(tx.body.updatedAt)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await expectLedgerBalanced(ctx);
+  });
 });

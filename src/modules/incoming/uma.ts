@@ -38,7 +38,7 @@ export interface QuoteDestination {
   /** Refuses an amount the receiver does not accept (its lookup's limits). */
   checkReceivedAmount(amount: bigint): void;
   /** A receiver at another UMA provider: its pay request, made once the quote is priced (paying.ts). */
-  agree?: (input: Pick<AgreementInput, 'price' | 'reprice' | 'expiresAt'>) => Promise<Agreement>;
+  agree?: (input: Pick<AgreementInput, 'price' | 'reprice' | 'expiresAt' | 'now'>) => Promise<Agreement>;
 }
 
 /** What a quote's destination needs of its source: who pays, and how. */
@@ -120,7 +120,7 @@ export function createUmaPayments(deps: {
         ...(lookup.receiver_platform_id
           ? {}
           : {
-              agree: async (priced: Pick<AgreementInput, 'price' | 'reprice' | 'expiresAt'>) =>
+              agree: async (priced: Pick<AgreementInput, 'price' | 'reprice' | 'expiresAt' | 'now'>) =>
                 deps.remote().agree(scope, {
                   ...priced,
                   lookupId,

@@ -178,7 +178,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       const jitBank = source.funding === 'REALTIME' && currencyInfo(sending).kind === 'FIAT';
       let expiresAt = new Date(now.getTime() + (jitBank ? JIT_BANK_QUOTE_TTL_MS : QUOTE_TTL_MS));
       // The pay request to another provider, before the database transaction (the network is never used inside one).
-      const agreement = dest.agree ? await dest.agree({ price, reprice: priceWith, expiresAt }) : undefined;
+      const agreement = dest.agree ? await dest.agree({ price, reprice: priceWith, expiresAt, now }) : undefined;
       if (agreement) {
         price = agreement.price;
         expiresAt = agreement.expiresAt;

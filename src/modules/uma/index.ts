@@ -5,6 +5,7 @@
  * the guarded HTTP client.
  */
 import type { Clock } from '../../common/clock.js';
+import type { Scope } from '../../common/scope.js';
 import type { Database } from '../../db/database.js';
 import type { Sealer } from '../../secrets/envelope.js';
 import type { Fx } from '../quotes/pricing.js';
@@ -39,6 +40,8 @@ export interface UmaWireDeps {
   jobs: JobQueue;
   /** a getter: the payments are assembled after this module */
   lifecycle: () => Lifecycle;
+  /** Runs on a platform's sandbox clock (src/modules/sandbox/clock.ts) */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
   /** DNS answers for the URL guard (tests); the system resolver otherwise */
   resolve?: (host: string) => Promise<string[]>;
 }

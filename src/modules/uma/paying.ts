@@ -67,6 +67,8 @@ export interface PayingDeps {
   sending: Sending;
   /** a getter: the payments are assembled after this module */
   lifecycle: () => Lifecycle;
+  /** Runs on the scope's clock (a sandbox platform's time): the payment's status changes are the payer platform's. */
+  within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface AgreementInput {
@@ -78,8 +80,10 @@ export interface AgreementInput {
   price: PricedQuote;
   /** the quote priced again with the receiver's fee, in receiving minor units */
   reprice(counterpartyFixedFee: bigint): Promise<PricedQuote>;
-  /** when the quote would expire if the invoice allowed it */
+  /** when the quote would expire if the invoice allowed it, on the platform's clock */
   expiresAt: Date;
+  /** the quote's creation time on the platform's clock (a sandbox platform's may run ahead) */
+  now: Date;
 }
 
 export interface Agreement {
@@ -281,7 +285,10 @@ export function createPaying(deps: PayingDeps) {
           throw refused(input.address, domain, e.message);
         throw e;
       }
-      const expiresAt = new Date(Math.min(input.expiresAt.getTime(), offer.invoice.expiresAt.getTime() - SETTLEMENT_MARGIN_MS));
+      // The invoice's life is real time; the quote's expiry is on the platform's clock, so what is
+      // left of the one is carried over to the other.
+      const invoiceLeftMs = offer.invoice.expiresAt.getTime() - clock.now().getTime() - SETTLEMENT_MARGIN_MS;
+      const expiresAt = new Date(Math.min(input.expiresAt.getTime(), input.now.getTime() + invoiceLeftMs));
       const rateDetails = price.rateDetails && {
         ...price.rateDetails,
         // receiving minor units per millisatoshi: the inverse of the UMA multiplier
@@ -376,18 +383,21 @@ export function createPaying(deps: PayingDeps) {
     const { p, scope, row } = await load(job);
     if (!row || row.status !== 'SETTLING') return jobs.complete(job);
     const outcome = await deps.lightning.payInvoice(await payerOf(scope), { environment: scope.environment, payeeDomain: row.domain, bolt11: row.bolt11 });
+    const onClock = <T>(fn: () => Promise<T>) => (deps.within ? deps.within(scope, fn) : fn());
     const finish = (update: Partial<UmaPaymentsTable>, move: (tx: TransactionRow, lifecycle: Lifecycle) => Promise<TransactionRow | undefined>) =>
-      db.tx(async (trx) => {
-        const tx = await transactionRepository.find(trx, scope, row.transaction_id);
-        const changed = await trx
-          .updateTable('uma_payments')
-          .set(update)
-          .where('transaction_id', '=', row.transaction_id)
-          .where('status', '=', 'SETTLING')
-          .executeTakeFirst();
-        if (tx?.status === 'PROCESSING' && BigInt(changed.numUpdatedRows) === 1n) await move(tx, deps.lifecycle());
-        await jobs.complete(job);
-      });
+      onClock(() =>
+        db.tx(async (trx) => {
+          const tx = await transactionRepository.find(trx, scope, row.transaction_id);
+          const changed = await trx
+            .updateTable('uma_payments')
+            .set(update)
+            .where('transaction_id', '=', row.transaction_id)
+            .where('status', '=', 'SETTLING')
+            .executeTakeFirst();
+          if (tx?.status === 'PROCESSING' && BigInt(changed.numUpdatedRows) === 1n) await move(tx, deps.lifecycle());
+          await jobs.complete(job);
+        }),
+      );
     const now = clock.now().toISOString();
     if (outcome.state === 'SUCCEEDED') {
       if (!provesPayment(outcome.preimage, row.payment_hash))
