@@ -21,26 +21,23 @@
 import { getPayRequest, getPostTransactionCallback, KycStatus, PayReqResponse, UmaError } from '@uma-sdk/core';
 import { divCeil, rational, toDisplayNumber, type Rational } from '../../common/money.js';
 import { invalidField } from '../../common/errors.js';
-import type { Clock } from '../../common/clock.js';
 import type { Scope } from '../../common/scope.js';
-import type { Database, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { Job, JobQueue } from '../../db/jobs.js';
 import type { PricedQuote } from '../../fx/pricing.js';
 import { receiverErrors } from '../receiver/errors.js';
 import type { Lifecycle } from '../transactions/lifecycle.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import { fromUmaData, toUmaData } from './counterparty-data.js';
-import type { CounterpartyKeyCache } from './counterparty-keys.js';
 import { InvoiceError, NETWORK_OF, provesPayment, readInvoice, type ReadInvoice } from './invoices.js';
-import type { UmaKeys } from './keys.js';
 import type { LightningBackend, Payer } from './lightning.js';
 import { parseMultiplier } from './multipliers.js';
-import { TIMESTAMP_WINDOW_MS, type NonceStore } from './nonces.js';
+import { TIMESTAMP_WINDOW_MS } from './nonces.js';
 import { postTransactionUrl } from './pay-requests.js';
-import { senderIdentity, type Sending } from './sending.js';
+import { senderIdentity, type Sending, type SendingDeps } from './sending.js';
 import { verifySignature } from './signatures.js';
 import type { UmaPaymentsTable } from './tables.js';
-import { WireError, type WireClient } from './wire-client.js';
+import { WireError } from './wire-client.js';
 
 export const UMA_SETTLE_JOB = 'uma.settle';
 export const UMA_POST_TX_JOB = 'uma.post-tx';
@@ -55,13 +52,8 @@ const pendingDelayMs = (asked: number) => Math.min(60_000, 500 * 2 ** Math.min(a
 /** What this Corridor asks of every receiver: who it is, and its signed compliance section. */
 const REQUESTED_PAYEE_DATA = { identifier: { mandatory: true }, compliance: { mandatory: true }, name: { mandatory: false } };
 
-export interface PayingDeps {
-  db: Database;
-  clock: Clock;
-  wire: WireClient;
-  keys: UmaKeys;
-  nonces: NonceStore;
-  counterparties: CounterpartyKeyCache;
+/** What sending lookups use (sending.ts), and what paying adds. */
+export interface PayingDeps extends Omit<SendingDeps, 'policy'> {
   lightning: LightningBackend;
   jobs: JobQueue;
   sending: Sending;
