@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createContainer } from '../../src/container.js';
 import { dialect } from '../helpers/env.js';
 import { cli, freePort, serverEnvironment, startServer, type RunningServer } from '../helpers/server.js';
 import { receivePayments, startVasp, uma, type TestVasp } from '../helpers/uma-vasp.js';
@@ -51,10 +53,10 @@ async function settled(i: Instance, id: string, statuses: string[], timeoutMs = 
   }
 }
 
-async function until<T>(what: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const v = what();
+    const v = await what();
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 100));
@@ -270,6 +272,16 @@ describe('UMA between two Corridor instances', () => {
           .filter((e) => e.transaction?.id === quote.transactionId)
           .map((e) => e.transaction.status),
       ).toEqual(expect.arrayContaining(['PROCESSING', 'COMPLETED']));
+      // A's post-transaction callback was acknowledged by B, which answers 200 only to a verified one.
+      const readA = await createContainer(loadConfig(a.env));
+      try {
+        const settledRow = () =>
+          readA.db.executor().selectFrom('uma_payments').selectAll().where('transaction_id', '=', quote.transactionId).executeTakeFirstOrThrow();
+        await until(async () => ((await settledRow()).post_tx_at ? true : undefined));
+        expect(await settledRow()).toMatchObject({ status: 'SETTLED', domain: b.domain, post_tx_url: `https://${b.domain}/uma/post-transaction` });
+      } finally {
+        await readA.close();
+      }
       // Exactly once, whatever A's worker asked meanwhile.
       const list = await api(b, 'GET', `/transactions?type=INCOMING&limit=100`);
       expect(list.body.data.filter((t: { receivedAmount: { amount: number }; id: string }) => t.id === asked.transaction.id)).toHaveLength(1);
