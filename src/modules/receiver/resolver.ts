@@ -4,8 +4,7 @@
  * in the caller's environment, so an address of another platform's customer resolves (that is
  * what UMA is for) while its internal ids stay inside the returned `hosted` part, which callers
  * never show. Any other domain goes to the remote resolver: resolution over the UMA protocol
- * (src/modules/uma/sending.ts; no network call inside a database transaction). Without one, a
- * remote address fails with LOOKUP_REQUEST_FAILED.
+ * (src/modules/uma/sending.ts; no network call inside a database transaction).
  */
 import type { Environment, Scope } from '../../common/scope.js';
 import type { Executor } from '../../db/database.js';
@@ -74,21 +73,8 @@ export async function findHosted(ex: Executor, environment: Environment, address
   return { config, customer };
 }
 
-/** The remote side until UMA-protocol resolution exists: a clear failure, no network call. */
-export function createRemoteResolver(): Resolver {
-  return {
-    async resolve(_ex, _environment, address) {
-      throw receiverErrors.LOOKUP_REQUEST_FAILED({
-        umaAddress: address,
-        domain: domainOf(address),
-        reason: 'the domain is not hosted by this Corridor, and resolving addresses of other UMA providers is not supported yet',
-      });
-    },
-  };
-}
-
-/** Hosted addresses resolve locally (any platform of the environment); the rest go to `remote`. */
-export function createResolver(remote: Resolver = createRemoteResolver()): Resolver {
+/** Hosted addresses resolve locally (any platform of the environment); the rest go to `remote` (over the UMA protocol: src/modules/uma/sending.ts). */
+export function createResolver(remote: Resolver): Resolver {
   return {
     async resolve(ex, environment, address, sender) {
       const hosted = await findHosted(ex, environment, address);
