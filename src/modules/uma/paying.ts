@@ -248,7 +248,12 @@ export function createPaying(deps: PayingDeps) {
         if (problems.length) throw new PayRequestRefused(`the invoice does not pay what was quoted: ${problems.join('; ')}`);
         let postTxUrl: string | null = null;
         if (c.utxoCallback) {
-          const u = new URL(c.utxoCallback);
+          let u: URL;
+          try {
+            u = new URL(c.utxoCallback);
+          } catch {
+            throw new PayRequestRefused('the post-transaction callback is not a URL');
+          }
           // The callback names the payer's VASP: it goes to the receiver's own domain, nowhere else.
           if (u.host.toLowerCase() !== domain || u.protocol !== 'https:')
             throw new PayRequestRefused(`the post-transaction callback ${c.utxoCallback} is not on ${domain}`);
@@ -273,8 +278,7 @@ export function createPaying(deps: PayingDeps) {
           }
         }
       } catch (e) {
-        if (e instanceof PayRequestRefused || e instanceof WireError || e instanceof UmaError || e instanceof TypeError)
-          throw refused(input.address, domain, e.message);
+        if (e instanceof PayRequestRefused || e instanceof WireError || e instanceof UmaError) throw refused(input.address, domain, e.message);
         throw e;
       }
       // The invoice's life is real time; the quote's expiry is on the platform's clock, so what is
