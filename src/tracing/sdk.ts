@@ -1,4 +1,6 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import { redactUrl } from '../http/request-logger.js';
 
 // Loaded with require, synchronously and only when tracing starts: nothing of OpenTelemetry is
 // loaded otherwise, and the instrumentations are in place before main.ts's other imports run
@@ -8,6 +10,28 @@ type Api = typeof import('@opentelemetry/api');
 
 /** Requests whose spans would only be noise: probes and scrapes. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The span attributes that carry a request's URL, in the old and the current semantic conventions. */
+const URL_ATTRIBUTES = ['http.target', 'http.url', 'url.full', 'url.path', 'url.query'];
+
+/**
+ * A span's URL as the request log shows it (redactUrl): a KYC link's token or an invitation's code
+ * in a path is its page's whole credential, and traces go to more people than it was meant for.
+ */
+function redactSpanUrl(span: { setAttribute(k: string, v: string): unknown }, request: ClientRequest | IncomingMessage) {
+  const raw = 'path' in request ? request.path : request.url;
+  if (typeof raw !== 'string') return;
+  const redacted = redactUrl(raw);
+  if (redacted === raw) return;
+  const [rawPath, rawQuery = ''] = raw.split(/\?(.*)/s);
+  const [path, query = ''] = redacted.split(/\?(.*)/s);
+  const attributes = (span as { attributes?: Record<string, unknown> }).attributes ?? {};
+  for (const key of URL_ATTRIBUTES) {
+    const value = attributes[key];
+    if (typeof value !== 'string') continue;
+    span.setAttribute(key, key === 'url.query' ? value.replace(rawQuery, query) : value.replace(rawPath, path).replace(rawQuery, query));
+  }
+}
 
 /**
  * SQLite has no OpenTelemetry instrumentation: every statement run through better-sqlite3 gets a
@@ -55,7 +79,10 @@ export function startTracing(): () => Promise<void> {
     serviceName: process.env.OTEL_SERVICE_NAME || 'corridor',
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.has((req.url ?? '').split('?')[0]) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => UNTRACED.has((req.url ?? '').split('?')[0]),
+        requestHook: (span, request) => redactSpanUrl(span, request),
+      }),
       new PgInstrumentation(),
       new UndiciInstrumentation(),
     ],

@@ -72,9 +72,13 @@ describe('tracing', { timeout: 120_000 }, async () => {
         body: JSON.stringify({ url: `${otlp.url}/hook` }),
       });
       expect(tested.status).toBe(200);
+      // A KYC link's token is its page's whole credential: spans show the route, not the token.
+      const token = 'Zx9kQ2mN7pR4sT6vW8yB1c';
+      await fetch(`${server.baseUrl}/sandbox/kyc/${token}?lang=en`);
       const statement = dialect === 'postgres' ? 'postgresql' : 'sqlite';
-      const spans = await otlp.until(['corridor-under-test', `${API}/customers`, '/hook', statement]);
+      const spans = await otlp.until(['corridor-under-test', `${API}/customers`, '/hook', statement, '/sandbox/kyc/[redacted]']);
       expect(spans).toContain('select');
+      expect(spans).not.toContain(token);
       // Probes are not traced.
       expect(spans).not.toContain('/healthz');
     } finally {
