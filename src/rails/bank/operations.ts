@@ -20,6 +20,7 @@ import type { Lifecycle } from '../../modules/transactions/lifecycle.js';
 import { transactionRepository, type TransactionRow } from '../../modules/transactions/repository.js';
 import type { ExternalAccountRow } from '../../modules/external-accounts/repository.js';
 import { toNumber } from '../../db/values.js';
+import { defineErrors } from '../../common/errors.js';
 import { nextWindow } from './calendar.js';
 import { createMoneyIn } from './money-in.js';
 import type { BankProfile, PayoutFormat } from './profile.js';
@@ -56,8 +57,22 @@ export class BankOperationError extends Error {
     super(message);
   }
 }
-const notFound = (code: string, message: string) => new BankOperationError(404, code, message);
-const conflict = (code: string, message: string) => new BankOperationError(409, code, message);
+/** The codes these refusals carry, declared for the error catalogue (docs/errors.md). */
+const BANK_ERRORS = {
+  BANK_FILE_NOT_FOUND: { status: 404, message: 'No bank file with this id' },
+  BANK_PAYOUT_NOT_FOUND: { status: 404, message: 'No payout queued for a partner bank with this transaction id' },
+  BANK_EXCEPTION_NOT_FOUND: { status: 404, message: 'No bank exception with this id' },
+  BANK_EXCEPTION_RESOLVED: { status: 409, message: 'The bank exception is already resolved' },
+  BANK_EXCEPTION_NOT_APPLICABLE: {
+    status: 409,
+    message: 'The bank exception cannot be resolved this way (no statement entry in suspense); resolve it with a note',
+  },
+  BANK_PAYOUT_NOT_CANCELLABLE: { status: 409, message: 'The payout can no longer be cancelled: it went into a file or left PROCESSING' },
+} as const;
+defineErrors(BANK_ERRORS);
+type BankCode = keyof typeof BANK_ERRORS | 'INTERNAL_ACCOUNT_NOT_FOUND';
+const notFound = (code: BankCode, message: string) => new BankOperationError(404, code, message);
+const conflict = (code: BankCode, message: string) => new BankOperationError(409, code, message);
 const invalid = (message: string) => new BankOperationError(400, 'INVALID_INPUT', message);
 
 /** Who acted: an operator at the CLI (user@host) or a dashboard user (their email). */
