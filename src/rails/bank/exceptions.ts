@@ -21,24 +21,26 @@ export interface NewException {
   now: string;
 }
 
+/** An exception's row, for an insert of many at once (a statement's unmatched entries). */
+export function exceptionRow(e: NewException) {
+  return {
+    id: newId('BankException'),
+    bank_id: e.bankId,
+    kind: e.kind,
+    status: 'OPEN',
+    currency: e.currency ?? null,
+    amount: e.amount ?? null,
+    reference: e.reference ?? null,
+    subject_id: e.subjectId ?? null,
+    details: JSON.stringify(e.details, (_, v) => (typeof v === 'bigint' ? v.toString() : v)),
+    created_at: e.now,
+    resolved_at: null,
+    resolution: null,
+  };
+}
+
 export async function raiseException(trx: Executor, e: NewException): Promise<string> {
-  const id = newId('BankException');
-  await trx
-    .insertInto('bank_exceptions')
-    .values({
-      id,
-      bank_id: e.bankId,
-      kind: e.kind,
-      status: 'OPEN',
-      currency: e.currency ?? null,
-      amount: e.amount ?? null,
-      reference: e.reference ?? null,
-      subject_id: e.subjectId ?? null,
-      details: JSON.stringify(e.details, (_, v) => (typeof v === 'bigint' ? v.toString() : v)),
-      created_at: e.now,
-      resolved_at: null,
-      resolution: null,
-    })
-    .execute();
-  return id;
+  const row = exceptionRow(e);
+  await trx.insertInto('bank_exceptions').values(row).execute();
+  return row.id;
 }

@@ -14,12 +14,12 @@
 import { newId } from '../../common/ids.js';
 import type { Scope } from '../../common/scope.js';
 import type { Executor } from '../../db/database.js';
-import type { BankPayoutsTable } from '../../db/tables/bank-rails.js';
+import type { BankPayoutsTable, BankStatementEntriesTable } from '../../db/tables/bank-rails.js';
 import { bankLegs, type Ledger } from '../../ledger/index.js';
 import type { FailureDetail, Lifecycle } from '../../modules/transactions/lifecycle.js';
 import { transactionRepository, type TransactionRow } from '../../modules/transactions/repository.js';
 import type { FailureReason } from '../types.js';
-import { raiseException } from './exceptions.js';
+import { exceptionRow, raiseException } from './exceptions.js';
 import { returnCodeInfo } from './nacha/index.js';
 import { isoMessageIdOf } from './payout-file.js';
 import type { BankProfile } from './profile.js';
@@ -72,6 +72,24 @@ const ISO_STATUS_REASONS: Record<string, string> = {
   RC01: 'Bank identifier incorrect',
   RR04: 'Regulatory reason',
 };
+
+/** References looked up per statement in one `in (…)` of at most this many. */
+const LOOKUP_CHUNK = 500;
+/** Rows per insert of a statement's entries and exceptions (15 columns: well under SQLite's 32,766 parameters). */
+const WRITE_CHUNK = 500;
+
+/** A statement's entries' counterparts, read once per statement (knownFor), and the rows its entries leave to write. */
+interface Known {
+  /** bank references already recorded for this bank, and those recorded since */
+  seen: Set<string>;
+  payouts: Map<string, BankPayoutsTable>;
+  accounts: Map<string, Array<{ id: string; platform_id: string; environment: string; customer_id: string | null; currency: string }>>;
+  /** ids of PRODUCTION REALTIME (JIT) transactions by reference */
+  jit: Map<string, string[]>;
+  /** rows written once the statement's entries are all matched (writeRows), many to an insert */
+  entries: BankStatementEntriesTable[];
+  exceptions: ReturnType<typeof exceptionRow>[];
+}
 
 export function createSettlement(deps: SettlementDeps) {
   const { ledger, lifecycle } = deps;
@@ -242,47 +260,97 @@ export function createSettlement(deps: SettlementDeps) {
     }
   }
 
+  /**
+   * What a statement's entries are matched against, read for all of them in a few statements (in
+   * chunks) rather than a few per entry: the bank references already recorded, payouts by
+   * reference, PRODUCTION internal accounts by funding reference, and JIT payments by reference
+   * (their ids only: a matched one is read again, as its status may change within the file).
+   * Payouts' and accounts' fields used here never change.
+   */
+  async function knownFor(trx: Executor, bank: BankProfile, entries: readonly BookedEntry[]): Promise<Known> {
+    const known: Known = { seen: new Set(), payouts: new Map(), accounts: new Map(), jit: new Map(), entries: [], exceptions: [] };
+    const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / LOOKUP_CHUNK) }, (_, i) => xs.slice(i * LOOKUP_CHUNK, (i + 1) * LOOKUP_CHUNK));
+    const push = <V>(map: Map<string, V[]>, key: string | null, value: V) => key !== null && map.set(key, [...(map.get(key) ?? []), value]);
+    for (const refs of chunks([...new Set(entries.map((e) => e.bankReference))])) {
+      const rows = await trx
+        .selectFrom('bank_statement_entries')
+        .select('bank_reference')
+        .where('bank_id', '=', bank.id)
+        .where('bank_reference', 'in', refs)
+        .execute();
+      for (const r of rows) known.seen.add(r.bank_reference);
+    }
+    for (const refs of chunks([...new Set(entries.flatMap((e) => e.references))])) {
+      for (const p of await trx.selectFrom('bank_payouts').selectAll().where('reference', 'in', refs).execute())
+        if (!known.payouts.has(p.reference)) known.payouts.set(p.reference, p);
+      const accounts = await trx
+        .selectFrom('internal_accounts')
+        .select(['id', 'platform_id', 'environment', 'customer_id', 'currency', 'funding_reference'])
+        .where('environment', '=', 'PRODUCTION')
+        .where('funding_reference', 'in', refs)
+        .execute();
+      for (const a of accounts) push(known.accounts, a.funding_reference, a);
+      const jit = await trx
+        .selectFrom('transactions')
+        .select(['id', 'reference'])
+        .where('environment', '=', 'PRODUCTION')
+        .where('funding', '=', 'REALTIME')
+        .where('reference', 'in', refs)
+        .execute();
+      for (const t of jit) push(known.jit, t.reference, t.id);
+    }
+    return known;
+  }
+
+  /** The statement's entries and exceptions, many rows to an insert. */
+  async function writeRows(trx: Executor, known: Known): Promise<void> {
+    for (let i = 0; i < known.exceptions.length; i += WRITE_CHUNK)
+      await trx
+        .insertInto('bank_exceptions')
+        .values(known.exceptions.slice(i, i + WRITE_CHUNK))
+        .execute();
+    for (let i = 0; i < known.entries.length; i += WRITE_CHUNK)
+      await trx
+        .insertInto('bank_statement_entries')
+        .values(known.entries.slice(i, i + WRITE_CHUNK))
+        .execute();
+    known.exceptions = [];
+    known.entries = [];
+  }
+
   /** One booked entry: recorded once (by the bank's reference), matched, and its bank-side legs posted. */
-  async function applyEntry(trx: Executor, bank: BankProfile, entry: BookedEntry, inboundId: string): Promise<void> {
-    const seen = await trx
-      .selectFrom('bank_statement_entries')
-      .select('id')
-      .where('bank_id', '=', bank.id)
-      .where('bank_reference', '=', entry.bankReference)
-      .executeTakeFirst();
-    if (seen) return;
+  async function applyEntry(trx: Executor, bank: BankProfile, entry: BookedEntry, inboundId: string, known: Known): Promise<void> {
+    if (known.seen.has(entry.bankReference)) return;
+    known.seen.add(entry.bankReference);
     const now = deps.now().toISOString();
-    const match = await matchEntry(trx, bank, entry, now);
-    await trx
-      .insertInto('bank_statement_entries')
-      .values({
-        id: newId('BankEntry'),
-        bank_id: bank.id,
-        bank_reference: entry.bankReference,
-        inbound_file_id: inboundId,
-        currency: entry.currency,
-        direction: entry.direction,
-        amount: entry.amount,
-        booking_date: entry.bookingDate,
-        reference: match.reference ?? entry.references[0] ?? null,
-        matched_kind: match.kind,
-        matched_id: match.id ?? null,
-        platform_id: match.scope?.platformId ?? null,
-        environment: match.scope?.environment ?? null,
-        created_at: now,
-      })
-      .execute();
+    const match = await matchEntry(trx, bank, entry, now, known);
+    known.entries.push({
+      id: newId('BankEntry'),
+      bank_id: bank.id,
+      bank_reference: entry.bankReference,
+      inbound_file_id: inboundId,
+      currency: entry.currency,
+      direction: entry.direction,
+      amount: entry.amount,
+      booking_date: entry.bookingDate,
+      reference: match.reference ?? entry.references[0] ?? null,
+      matched_kind: match.kind,
+      matched_id: match.id ?? null,
+      platform_id: match.scope?.platformId ?? null,
+      environment: match.scope?.environment ?? null,
+      created_at: now,
+    });
   }
 
   type Match = { kind: string; id?: string; scope?: Scope; reference?: string };
 
-  async function matchEntry(trx: Executor, bank: BankProfile, entry: BookedEntry, now: string): Promise<Match> {
+  async function matchEntry(trx: Executor, bank: BankProfile, entry: BookedEntry, now: string, known: Known): Promise<Match> {
     const post = (scope: Scope, businessId: string, direction: 'IN' | 'OUT', counterpart: 'FUNDING' | 'PAYOUTS_IN_FLIGHT') =>
       bankLegs(ledger, scope, { currency: entry.currency, amount: entry.amount, direction, counterpart }).then((transfers) =>
         ledger.transfer(scope, { businessId, description: `bank ${bank.id}: ${entry.bankReference}`, transfers }),
       );
     for (const reference of entry.references) {
-      const [payout] = await payoutBy(trx, { reference });
+      const payout = known.payouts.get(reference);
       if (payout && payout.bank_id === bank.id && BigInt(payout.amount) === entry.amount) {
         const scope = scopeOf(payout);
         if (entry.direction === 'DEBIT' && payout.direction === 'CREDIT') {
@@ -303,27 +371,18 @@ export function createSettlement(deps: SettlementDeps) {
         }
       }
       if (entry.direction !== 'CREDIT') continue;
-      const account = await trx
-        .selectFrom('internal_accounts')
-        .select(['id', 'platform_id', 'environment', 'customer_id', 'currency'])
-        .where('environment', '=', 'PRODUCTION')
-        .where('funding_reference', '=', reference)
-        .execute();
+      const account = known.accounts.get(reference) ?? [];
       if (account.length === 1 && account[0].currency === entry.currency) {
         const scope = scopeOf(account[0]);
         await post(scope, account[0].id, 'IN', 'FUNDING');
         await deps.deposit(trx, account[0], entry.amount, `deposit received at ${bank.name} (${entry.bankReference})`);
         return { kind: 'DEPOSIT', id: account[0].id, scope, reference };
       }
-      const jit = await trx
-        .selectFrom('transactions')
-        .selectAll()
-        .where('environment', '=', 'PRODUCTION')
-        .where('reference', '=', reference)
-        .where('funding', '=', 'REALTIME')
-        .execute();
+      const jitIds = known.jit.get(reference) ?? [];
+      const jit =
+        jitIds.length === 1 ? [(await trx.selectFrom('transactions').selectAll().where('id', '=', jitIds[0]).executeTakeFirstOrThrow()) as TransactionRow] : [];
       if (jit.length === 1 && jit[0].sending_currency === entry.currency) {
-        const tx = jit[0] as TransactionRow;
+        const tx = jit[0];
         const scope = scopeOf(tx);
         await post(scope, tx.id, 'IN', 'FUNDING');
         const outcome = await deps.fundJit(trx, tx, entry.amount, `payment received at ${bank.name} with the quote's reference (${entry.bankReference})`);
@@ -343,7 +402,7 @@ export function createSettlement(deps: SettlementDeps) {
       }
     }
     // Nobody's: suspense, for an operator to apply or send back.
-    const id = await raiseException(trx, {
+    const exception = exceptionRow({
       bankId: bank.id,
       kind: entry.direction === 'CREDIT' ? 'UNMATCHED_CREDIT' : 'UNMATCHED_DEBIT',
       currency: entry.currency,
@@ -352,7 +411,8 @@ export function createSettlement(deps: SettlementDeps) {
       details: { bankReference: entry.bankReference, bookingDate: entry.bookingDate, references: entry.references, counterparty: entry.counterpartyName },
       now,
     });
-    return { kind: 'SUSPENSE', id };
+    known.exceptions.push(exception);
+    return { kind: 'SUSPENSE', id: exception.id };
   }
 
   return {
@@ -367,7 +427,9 @@ export function createSettlement(deps: SettlementDeps) {
         case 'camt.054':
         case 'camt.053':
           for (const statement of report.statements) {
-            for (const entry of statement.entries) await applyEntry(trx, bank, entry, inboundId);
+            const known = await knownFor(trx, bank, statement.entries);
+            for (const entry of statement.entries) await applyEntry(trx, bank, entry, inboundId, known);
+            await writeRows(trx, known);
             if (report.kind === 'camt.053' && statement.closing)
               await reconcileStatement(trx, ledger, bank, { ...statement, closing: statement.closing }, deps.now());
           }
