@@ -21,8 +21,10 @@ await build({
   format: 'esm',
   target: 'node20',
   // pg stays outside so that OpenTelemetry's instrumentation can patch it when it is loaded.
-  // ssh2 loads its optional native crypto with require() in a try, which a bundle cannot do.
-  external: ['better-sqlite3', '@node-rs/argon2', 'pg', 'pg-native', '@fastify/swagger-ui', '@opentelemetry/*', 'ssh2', 'ssh2-sftp-client'],
+  // ssh2 loads its optional native crypto with require() in a try, which a bundle cannot do; so
+  // does secp256k1 (UMA signatures, BOLT11 invoices), whose JavaScript fallback costs a UMA
+  // payment tens of milliseconds of CPU more than its native binding.
+  external: ['better-sqlite3', '@node-rs/argon2', 'pg', 'pg-native', '@fastify/swagger-ui', '@opentelemetry/*', 'ssh2', 'ssh2-sftp-client', 'secp256k1'],
   // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // src/main.ts loads the server with a dynamic import (after tracing starts): a chunk of its own.
