@@ -3,6 +3,9 @@
  * stop cleanly. Errors are logged and the loop goes on after a pause: a bad job must not stop
  * every other job.
  */
+/** The longest pause after a failed unit of work. */
+const ERROR_PAUSE_MAX_MS = 5000;
+
 export interface WorkerOptions {
   name: string;
   /** Does one unit of work; returns whether there was any. */
@@ -37,7 +40,9 @@ export function startWorker(opts: WorkerOptions): Worker {
         if (!(await opts.processNext())) await sleep(idleMs);
       } catch (err) {
         opts.onError?.(err);
-        await sleep(Math.max(idleMs, 1000));
+        // A pause, not the idle time: a loop that looks rarely (retention: every 10 minutes)
+        // tries a failed pass again in seconds, once the database is back.
+        await sleep(Math.min(Math.max(idleMs, 1000), ERROR_PAUSE_MAX_MS));
       }
     }
   })();
