@@ -86,7 +86,7 @@ interface Known {
   accounts: Map<string, Array<{ id: string; platform_id: string; environment: string; customer_id: string | null; currency: string }>>;
   /** ids of PRODUCTION REALTIME (JIT) transactions by reference */
   jit: Map<string, string[]>;
-  /** rows written once the statement's entries are all matched (writeRows), many to an insert */
+  /** rows not written yet (writeRows), many to an insert: nothing reads them before the statement's reconciliation */
   entries: BankStatementEntriesTable[];
   exceptions: ReturnType<typeof exceptionRow>[];
 }
@@ -340,6 +340,8 @@ export function createSettlement(deps: SettlementDeps) {
       environment: match.scope?.environment ?? null,
       created_at: now,
     });
+    // Written as they come, a chunk at a time: a 100,000-entry statement holds no more than that in memory.
+    if (known.entries.length >= WRITE_CHUNK) await writeRows(trx, known);
   }
 
   type Match = { kind: string; id?: string; scope?: Scope; reference?: string };
