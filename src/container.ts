@@ -222,7 +222,7 @@ export async function createContainer(config: Config, overrides: Overrides = {})
     receiver,
     configs,
     within: sandboxClocks.within,
-    remote: () => umaWire.paying,
+    remote: () => umaWire.remotePayments,
   });
 
   // PRODUCTION money through the partner banks (src/rails/bank): files out, reports in.

@@ -530,7 +530,7 @@ describe('paying a customer of another UMA provider (the sandbox Lightning)', ()
   let receiver: VaspReceiver;
   const rows = () => ctx.container.db.executor().selectFrom('uma_payments').selectAll();
   const settleAll = async () => {
-    while (await ctx.container.umaWire.paying.processNext());
+    while (await ctx.container.umaWire.settling.processNext());
   };
 
   beforeAll(() => {

@@ -6,7 +6,7 @@ import { DELIVER_JOB } from '../events/types.js';
 import { INCOMING_JOB_KINDS } from '../modules/incoming/service.js';
 import { PAYMENT_JOB_KINDS } from '../modules/transactions/engine.js';
 import { BANK_JOB_KINDS } from '../rails/bank/index.js';
-import { UMA_JOB_KINDS } from '../modules/uma/paying.js';
+import { UMA_JOB_KINDS } from '../modules/uma/settling.js';
 import { startWorker, type Worker } from './loop.js';
 import { createRetentionSweeper } from '../retention/sweeper.js';
 import { FOLD_BATCH, foldLedgerDeltas } from '../ledger/fold.js';
@@ -83,7 +83,7 @@ export function startWorkers(container: Container, log: FastifyBaseLogger) {
   // Incoming payments: approval deadlines (src/modules/incoming).
   jobLoop('incoming', INCOMING_JOB_KINDS, () => container.incoming.processNext());
   // Payments to other UMA providers: settlements and post-transaction callbacks, after commit.
-  jobLoop('uma', UMA_JOB_KINDS, () => container.umaWire.paying.processNext());
+  jobLoop('uma', UMA_JOB_KINDS, () => container.umaWire.settling.processNext());
   // Bulk customer imports (src/modules/customer-imports): a chunk of rows per job.
   const imports = customerImportsOf(container);
   jobLoop('customer-imports', [CUSTOMER_IMPORT_JOB], () => imports.processNext());

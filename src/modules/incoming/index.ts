@@ -18,7 +18,7 @@ import { createUmaPayments } from './uma.js';
 import { createWebhookAnswers } from './webhook-answers.js';
 import type { ReceiverService } from '../receiver/service.js';
 import type { ConfigCache } from '../platforms/config-cache.js';
-import type { Paying } from '../uma/paying.js';
+import type { RemotePayments } from '../uma/index.js';
 
 export function createIncoming(deps: {
   db: Database;
@@ -32,8 +32,8 @@ export function createIncoming(deps: {
   receiver: ReceiverService;
   configs: ConfigCache;
   within?: <T>(scope: Scope, fn: () => Promise<T>) => Promise<T>;
-  /** a getter: payments to other UMA providers (src/modules/uma/paying.ts) */
-  remote: () => Paying;
+  /** a getter: payments to other UMA providers (src/modules/uma: paying.ts, settling.ts) */
+  remote: () => RemotePayments;
 }) {
   const arrivals = createArrivals(deps);
   const service = createIncomingService({ db: deps.db, clock: deps.clock, jobs: deps.jobs, configs: deps.configs, arrivals, within: deps.within });

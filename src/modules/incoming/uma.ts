@@ -5,7 +5,7 @@
  * ledger legs as a payout: the money leaves the sender's books through PAYOUTS_IN_FLIGHT) and
  * delivers the payment to the receiver. Receivers hosted here get an INCOMING transaction at
  * once (arrival.ts); the sender's transaction follows its outcome. A receiver hosted by another
- * UMA provider is paid over the wire (src/modules/uma/paying.ts): its pay request is sent while
+ * UMA provider is paid over the wire (src/modules/uma, paying.ts and settling.ts): its pay request is sent while
  * the quote is made, and its invoice settled by a job after the execution commits. A payment to
  * another provider never takes the local path, and a local one never goes on the wire.
  */
@@ -25,7 +25,8 @@ import type { Lifecycle } from '../transactions/lifecycle.js';
 import { transactionRepository, type TransactionRow } from '../transactions/repository.js';
 import type { TransactionView } from '../transactions/schemas.js';
 import type { Arrivals } from './arrival.js';
-import type { Agreement, AgreementInput, Paying } from '../uma/paying.js';
+import type { Agreement, AgreementInput } from '../uma/paying.js';
+import type { RemotePayments } from '../uma/index.js';
 import { incomingRepository } from './repository.js';
 
 /** Where a quote's money goes, as the quote service stores it. */
@@ -55,7 +56,7 @@ export function createUmaPayments(deps: {
   arrivals: Arrivals;
   lifecycle: Lifecycle;
   /** a getter: UMA on the wire is assembled after the payments */
-  remote: () => Paying;
+  remote: () => RemotePayments;
 }) {
   const { receiver, lifecycle } = deps;
 

@@ -1,7 +1,7 @@
 /**
  * UMA on the wire: this Corridor as a participant in the open UMA network, as receiver (the
  * well-known endpoints of each platform's domain) and as sender (lookups of addresses hosted
- * elsewhere, and payments to them: paying.ts). Assembled here from its parts: keys, the nonce store, counterparties' published keys,
+ * elsewhere, and payments to them: paying.ts agrees, settling.ts settles). Assembled here from its parts: keys, the nonce store, counterparties' published keys,
  * the guarded HTTP client.
  */
 import type { Clock } from '../../common/clock.js';
@@ -22,7 +22,8 @@ import { receiverErrors } from '../receiver/errors.js';
 import { domainOf, type Resolver } from '../receiver/resolver.js';
 import { createWireClient } from './wire-client.js';
 import { createSandboxLightning } from './lightning.js';
-import { createPaying } from './paying.js';
+import { createPaying, type Paying } from './paying.js';
+import { createSettling, type Settling } from './settling.js';
 import type { JobQueue } from '../../db/jobs.js';
 import type { Lifecycle } from '../transactions/lifecycle.js';
 import './tables.js';
@@ -63,8 +64,13 @@ export function createUmaWire(deps: UmaWireDeps) {
   // SANDBOX settles on the sandbox Lightning; PRODUCTION has no backend yet (lightning.ts).
   const lightning = createSandboxLightning({ wire, now: () => deps.clock.now() });
   const payRequests = createPayRequests({ ...deps, keys, nonces, counterparties, receiving, lightning });
-  const paying = createPaying({ ...deps, wire, keys, nonces, counterparties, lightning, sending });
-  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver, payRequests, paying };
+  const paying = createPaying({ ...deps, wire, keys, nonces, counterparties, sending });
+  const settling = createSettling({ ...deps, wire, keys, lightning });
+  /** What a quote and its execution use of a payment to another provider (src/modules/incoming/uma.ts). */
+  const remotePayments: RemotePayments = { isRemote: paying.isRemote, agree: paying.agree, dispatch: settling.dispatch };
+  return { wire, keys, nonces, counterparties, receiving, sending, remoteResolver, payRequests, remotePayments, settling };
 }
+
+export type RemotePayments = Pick<Paying, 'isRemote' | 'agree'> & Pick<Settling, 'dispatch'>;
 
 export type UmaWire = ReturnType<typeof createUmaWire>;
